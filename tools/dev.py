@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Developer entry point of the patch series.  Standard library only.
+
+    python3 tools/dev.py demo            set everything up, run the demo
+    python3 tools/dev.py test [ARGS]     set up if needed, run the test suite
+                                         (ARGS go to pytest)
+
+Plumbing (each sets up only what it needs):
+
+    setup                 create .venv and .venv-stock, overlay the series, build the device
+    overlay | restore     lay the series over .venv's torch / put the pristine files back
+    status                where each series file stands in .venv
+    import PATH...        import pristine 2.13.0 files into torch/ (own commit; --no-commit)
+    export [-o FILE]      the series as one unified diff (default: stdout)
+    check                 import commits are pristine and the export round-trips
+    diff [ARGS]           differential harness, stock twin vs project env
+    bench [ARGS]          benchmark, stock twin vs project env
+
+Every command is idempotent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools import envs, series  # noqa: E402
+from tools.series import REPO, SeriesError  # noqa: E402
+
+BUILD = REPO / "build"
+
+
+def run_env() -> dict[str, str]:
+    """Environment for everything run inside the project env: one Inductor cache
+    and one build of the fake device per checkout, shared by every process."""
+    env = dict(os.environ)
+    env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(BUILD / "inductor-cache"))
+    env.setdefault("EXTENSION_DEVICE_BUILD_DIR", str(BUILD / "extension_device"))
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    return env
+
+
+def project_python() -> Path:
+    python = envs.ensure_env(envs.PROJECT_ENV)
+    report = series.overlay(series.locate_torch(str(python)))
+    if report.linked or report.restored:
+        envs._log(
+            f"overlay: {len(report.linked)} linked, {len(report.restored)} restored, "
+            f"{len(report.unchanged)} unchanged"
+        )
+    return python
+
+
+def stock_install() -> series.TorchInstall:
+    python = envs.ensure_env(envs.STOCK_ENV)
+    return series.locate_torch(str(python))
+
+
+def build_device(python: Path) -> None:
+    code = (
+        "import sys; sys.path.insert(0, 'test/inductor')\n"
+        "from extension_backends.extension_device import load_library\n"
+        "load_library()\n"
+    )
+    subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(), check=True)
+
+
+def setup() -> Path:
+    python = project_python()
+    stock_install()
+    build_device(python)
+    return python
+
+
+def cmd_test(args: list[str]) -> int:
+    python = setup()
+    rc = subprocess.run(
+        [str(python), "-m", "pytest", "test/", *(args or ["-q", "-rfEsxX"])], cwd=REPO, env=run_env()
+    ).returncode
+    if rc == 5:
+        print("[workbench] pytest collected no tests; that is a failure", file=sys.stderr)
+        return 1
+    return rc
+
+
+def cmd_demo(args: list[str]) -> int:
+    python = setup()
+    return subprocess.run(
+        [str(python), "tools/demo.py", *args], cwd=REPO, env=run_env()
+    ).returncode
+
+
+def cmd_import(paths: list[str], commit: bool) -> int:
+    pristine = stock_install()
+    if commit:
+        staged = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=REPO,
+                                check=True, capture_output=True, text=True).stdout.split()
+        if staged:
+            raise SeriesError(f"the index already holds changes {staged}; an import "
+                              "commit must contain only the import")
+    rels = series.import_files(paths, pristine)
+    manifest = f"tools/{series.MANIFEST.name}"
+    if commit:
+        subprocess.run(["git", "add", "--", *rels, manifest], cwd=REPO, check=True)
+        body = (
+            f"Byte-identical copies of these files from the torch {series.TORCH_VERSION} "
+            "wheel,\nimported by `tools/dev.py import` so that later commits show only "
+            "this\nproject's changes. The manifest records their sha256.\n\n"
+            + "".join(f"  {rel}\n" for rel in rels)
+        )
+        subprocess.run(["git", "commit", "-q", "-m", f"{series.IMPORT_SUBJECT}\n\n{body}",
+                        "--", *rels, manifest], cwd=REPO, check=True)
+    print("\n".join(rels))
+    return 0
+
+
+def cmd_check() -> int:
+    problems = series.verify_import_commits()
+    pristine = stock_install()
+    patch = series.export_patch(pristine)
+    try:
+        series.check_roundtrip(patch, pristine)
+    except SeriesError as err:
+        problems.append(str(err))
+    n = len(series.series_files())
+    for p in problems:
+        print(f"FAIL {p}")
+    print(f"check: {n} series files, {len(series.read_manifest())} imported, "
+          f"patch {len(patch.splitlines())} lines, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    for name in ("setup", "overlay", "restore", "status", "check"):
+        sub.add_parser(name)
+    for name in ("test", "demo", "diff", "bench"):
+        sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
+    p = sub.add_parser("import")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--no-commit", action="store_true")
+    p = sub.add_parser("export")
+    p.add_argument("-o", "--output")
+    ns = parser.parse_args(argv)
+
+    try:
+        if ns.cmd == "test":
+            return cmd_test(ns.args)
+        if ns.cmd == "demo":
+            return cmd_demo(ns.args)
+        if ns.cmd == "setup":
+            setup()
+        elif ns.cmd == "overlay":
+            project_python()
+        elif ns.cmd == "restore":
+            python = envs.ensure_env(envs.PROJECT_ENV)
+            for rel in series.restore(series.locate_torch(str(python))):
+                print(f"restored {rel}")
+        elif ns.cmd == "status":
+            python = envs.ensure_env(envs.PROJECT_ENV)
+            for rel, state in series.overlay_status(series.locate_torch(str(python))).items():
+                print(f"{state:16} {rel}")
+        elif ns.cmd == "import":
+            return cmd_import(ns.paths, commit=not ns.no_commit)
+        elif ns.cmd == "export":
+            patch = series.export_patch(stock_install())
+            if ns.output:
+                Path(ns.output).write_text(patch)
+            else:
+                sys.stdout.write(patch)
+        elif ns.cmd == "check":
+            return cmd_check()
+        elif ns.cmd in ("diff", "bench"):
+            project_python()
+            stock_install()
+            script = (["-m", "tools.differential"] if ns.cmd == "diff"
+                      else ["benchmarks/compile_bench.py"])
+            return subprocess.run([sys.executable, *script, *ns.args], cwd=REPO,
+                                  env=run_env()).returncode
+    except SeriesError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
