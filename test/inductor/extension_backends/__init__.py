@@ -1,0 +1,1 @@
+"""In-tree fake out-of-tree backends used by the Inductor tests."""
