@@ -1,0 +1,112 @@
+"""The compile side of ``extension_device``: what a vendor package registers so
+that ``torch.compile`` knows its device.
+
+Everything here goes through public registration calls of torch 2.13.0
+(``register_interface_for_device``, ``register_backend_for_device``,
+``register_device_op_overrides``) and classes of our own; nothing assigns to a
+torch module attribute.  The device's memory lives in host RAM, so Inductor's
+C++ scheduling (``CppScheduling``) generates its kernels, exactly as a
+CPU-like accelerator backend would reuse it.
+
+Importing this module imports ``torch._dynamo`` and ``torch._inductor``; the
+eager side (``extension_backends.extension_device``) does not.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch._dynamo.device_interface import DeviceInterface, register_interface_for_device
+from torch._inductor.codegen.common import (
+    DeviceOpOverrides,
+    register_backend_for_device,
+    register_device_op_overrides,
+)
+from torch._inductor.codegen.cpp import CppScheduling
+from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
+from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+
+from .. import extension_device_module as runtime
+
+
+class ExtensionDeviceInterface(DeviceInterface):
+    """``DeviceInterface`` of the fake device, delegating to its runtime module."""
+
+    device = runtime.device
+    Stream = runtime.Stream
+    Event = runtime.Event
+
+    class Worker:
+        @staticmethod
+        def set_device(device: int) -> None:
+            runtime.set_device(device)
+
+        @staticmethod
+        def current_device() -> int:
+            return runtime.current_device()
+
+        @staticmethod
+        def get_device_properties(device: torch.types.Device = None):
+            return runtime.get_device_properties(device)
+
+    current_device = staticmethod(runtime.current_device)
+    set_device = staticmethod(runtime.set_device)
+    device_count = staticmethod(runtime.device_count)
+    is_available = staticmethod(runtime.is_available)
+    stream = staticmethod(runtime.stream)
+    current_stream = staticmethod(runtime.current_stream)
+    set_stream = staticmethod(runtime.set_stream)
+    synchronize = staticmethod(runtime.synchronize)
+    get_compute_capability = staticmethod(runtime.get_device_capability)
+    is_bf16_supported = staticmethod(runtime.is_bf16_supported)
+    memory_allocated = staticmethod(runtime.memory_allocated)
+
+    @staticmethod
+    def exchange_device(device: int) -> int:
+        previous = runtime.current_device()
+        runtime.set_device(device)
+        return previous
+
+    @staticmethod
+    def maybe_exchange_device(device: int) -> int:
+        return ExtensionDeviceInterface.exchange_device(device)
+
+    @staticmethod
+    def get_raw_stream(device_idx: int) -> int:
+        return runtime.current_stream(device_idx).stream_id
+
+    @staticmethod
+    def is_triton_capable(device: torch.types.Device = None) -> bool:
+        return False
+
+
+class ExtensionDeviceOpOverrides(DeviceOpOverrides):
+    """Python source snippets the wrapper emits for the device ``name``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def import_get_raw_stream_as(self, name: str) -> str:
+        return (
+            f"def {name}(index):\n"
+            f"    return torch.{self.name}.current_stream(index).stream_id\n"
+        )
+
+    def set_device(self, device_idx: int) -> str:
+        return f"torch.{self.name}.set_device({device_idx})"
+
+    def synchronize(self) -> str:
+        return f"torch.{self.name}.synchronize()"
+
+    def device_guard(self, device_idx: int) -> str:
+        return f"torch.{self.name}.device({device_idx})"
+
+    def cpp_kernel_type(self) -> str:
+        return "void*"
+
+
+def register_compile_backend(name: str) -> None:
+    """Register the device ``name`` (the renamed PrivateUse1) with Dynamo and
+    Inductor, through the public calls torch 2.13.0 offers."""
+    register_interface_for_device(name, ExtensionDeviceInterface)
+    register_backend_for_device(name, CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
+    register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))

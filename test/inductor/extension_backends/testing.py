@@ -1,0 +1,164 @@
+"""Test utilities shared by the tests that run on ``extension_device``.
+
+* :class:`RegistrySnapshot` snapshots every device registry a test may touch
+  and the caches derived from them, and restores both (use it with
+  ``self.addCleanup``), so that tests do not leak registrations into each other.
+* :func:`xfail_until` marks a test that waits for a SPEC requirement: it is an
+  expected failure only while it fails *for that reason*; failing otherwise is
+  a real failure, and passing is a strict XPASS telling to remove the marker.
+* :func:`run_python` runs code in a fresh interpreter, for what needs its own
+  process (renaming PrivateUse1, import order, lazy discovery, entry points).
+
+Importing this module imports neither ``torch._dynamo`` nor ``torch._inductor``;
+:class:`RegistrySnapshot` does, when it is created.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TEST_INDUCTOR_DIR = Path(__file__).resolve().parent.parent
+REPO = TEST_INDUCTOR_DIR.parent.parent
+
+#: The PrivateUse1 name used by every in-process test.  PrivateUse1 can be
+#: renamed once per process, so tests that need another name use run_python.
+DEVICE = "extension_device"
+
+
+class RegistrySnapshot:
+    """Snapshot of the device registries of Dynamo and Inductor.
+
+    ``restore()`` puts every registry back into the state it had when the
+    snapshot was taken (in place, so module-level aliases stay valid) and clears
+    the caches computed from them.  Registries that a later version of the
+    series adds are picked up by name when present.
+    """
+
+    #: (module, attribute) of every dict registry.
+    DICTS = [
+        ("torch._dynamo.device_interface", "device_interfaces"),
+        ("torch._dynamo.device_interface", "caching_worker_device_properties"),
+        ("torch._dynamo.device_interface", "caching_worker_current_devices"),
+        ("torch._inductor.codegen.common", "device_codegens"),
+        ("torch._inductor.codegen.common", "device_op_overrides_dict"),
+        ("torch._inductor.codegen.common", "custom_backend_passes"),
+        ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
+    ]
+    #: (module, attribute) of every list registry.
+    LISTS = [("torch._inductor.utils", "GPU_TYPES")]
+    #: (module, attribute) of every module-level flag.
+    FLAGS = [
+        ("torch._dynamo.device_interface", "_device_initialized"),
+        ("torch._inductor.codegen.common", "_device_op_overrides_initialized"),
+    ]
+    #: (module, attribute) of every function whose cache derives from a registry.
+    CACHED = [
+        ("torch._inductor.utils", "get_gpu_type"),
+        ("torch._inductor.utils", "is_big_gpu"),
+        ("torch._inductor.utils", "get_max_num_sms"),
+    ]
+
+    def __init__(self) -> None:
+        import importlib
+
+        self._modules = {
+            name: importlib.import_module(name)
+            for name, _ in self.DICTS + self.LISTS + self.FLAGS + self.CACHED
+        }
+        self._dicts = {key: dict(self._get(key)) for key in self.DICTS}
+        self._lists = {key: list(self._get(key)) for key in self.LISTS}
+        self._flags = {key: self._get(key) for key in self.FLAGS}
+
+    def _get(self, key: tuple[str, str]):
+        module, attr = key
+        return getattr(self._modules[module], attr)
+
+    def restore(self) -> None:
+        for key, saved in self._dicts.items():
+            live = self._get(key)
+            live.clear()
+            live.update(saved)
+        for key, saved in self._lists.items():
+            self._get(key)[:] = saved
+        for (module, attr), saved in self._flags.items():
+            setattr(self._modules[module], attr, saved)
+        for key in self.CACHED:
+            self._get(key).cache_clear()
+
+    @classmethod
+    def install(cls, testcase) -> RegistrySnapshot:
+        """Take a snapshot and restore it when ``testcase`` ends."""
+        snapshot = cls()
+        testcase.addCleanup(snapshot.restore)
+        return snapshot
+
+
+class SpecPending(Exception):
+    """Raised by :func:`xfail_until` when a test fails for the awaited reason."""
+
+
+def xfail_until(spec_id: str, pattern: str):
+    """Expect the test to fail until SPEC requirement ``spec_id`` is implemented.
+
+    The test is an expected failure only if it raises an exception whose
+    ``"<TypeName>: <message>"`` matches ``pattern`` (``re.search``).  Any other
+    failure fails the test; a pass is a strict XPASS, i.e. a failure saying the
+    marker should go.
+    """
+
+    def decorator(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception as err:
+                text = f"{type(err).__name__}: {err}"
+                if re.search(pattern, text):
+                    raise SpecPending(f"waits for {spec_id}: {text}") from err
+                raise
+
+        mark = pytest.mark.xfail(
+            raises=SpecPending, strict=True, reason=f"waits for SPEC {spec_id}"
+        )
+        return mark(wrapper)
+
+    return decorator
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """Environment for a child interpreter: finds the test helpers and reuses
+    this run's build of the device and Inductor cache."""
+    env = dict(os.environ)
+    paths = [str(TEST_INDUCTOR_DIR), str(REPO)]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env.update(extra)
+    return env
+
+
+def run_python(code: str, *, timeout: float = 600, cwd: str | None = None,
+               **extra_env: str) -> subprocess.CompletedProcess:
+    """Run dedented ``code`` in a fresh interpreter; fail with its output if it fails."""
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        env=subprocess_env(**extra_env),
+    )
+    if proc.returncode != 0:
+        raise AssertionError(
+            f"subprocess exited {proc.returncode}\n--- stdout\n{proc.stdout}"
+            f"\n--- stderr\n{proc.stderr}"
+        )
+    return proc
