@@ -1,0 +1,281 @@
+"""Demo: torch.compile on an out-of-tree PrivateUse1 device named ``acc``.
+
+Run with ``python3 tools/dev.py demo`` (which sets up the project environment
+first).  The demo
+
+1. renames the fake device ``extension_device`` to ``acc`` and registers its
+   eager runtime and its compile backend, through public registration calls
+   only (``test/inductor/extension_backends``);
+2. compiles an MLP inference, a training step and a function that uses streams,
+   events and device properties, in Python-wrapper and C++-wrapper modes, and
+   checks every result against eager;
+3. prints how torch.compile sees each registered device.
+
+A scenario whose SPEC requirements are all implemented (``tools/spec_status.py``)
+must work; one that waits for a requirement is run anyway and reported as "not
+yet" with the error it stops at.  The exit code is 0 iff everything that is
+implemented works.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import traceback
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO), str(REPO / "test" / "inductor")]
+
+import torch  # noqa: E402
+
+from extension_backends.extension_device import register  # noqa: E402
+from tools import spec_status  # noqa: E402
+
+NAME = "acc"
+
+
+# --------------------------------------------------------------------------
+# Scenarios
+# --------------------------------------------------------------------------
+
+
+def _mlp() -> torch.nn.Module:
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)
+    )
+
+
+def mlp_inference() -> None:
+    model = _mlp().to(NAME)
+    x = torch.randn(8, 16, device=NAME)
+    with torch.no_grad():
+        expected = model(x)
+        actual = torch.compile(model)(x)
+    _check(actual, expected)
+
+
+def training_step() -> None:
+    eager_model = _mlp().to(NAME)
+    compiled_model = copy.deepcopy(eager_model)
+    x = torch.randn(8, 16, device=NAME)
+    target = torch.randn(8, 4, device=NAME)
+
+    def step(model, opt):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), target)
+        loss.backward()
+        opt.step()
+        return loss
+
+    eager_opt = torch.optim.SGD(eager_model.parameters(), lr=0.1, foreach=False)
+    compiled_opt = torch.optim.SGD(compiled_model.parameters(), lr=0.1, foreach=False)
+    expected = step(eager_model, eager_opt)
+    actual = torch.compile(step)(compiled_model, compiled_opt)
+    _check(actual, expected)
+    for p, q in zip(compiled_model.parameters(), eager_model.parameters()):
+        _check(p, q)
+
+
+def streams_and_properties() -> None:
+    acc = torch.get_device_module(NAME)
+
+    def fn(x):
+        side = acc.Stream()
+        done = acc.Event()
+        scale = acc.get_device_properties().multi_processor_count
+        with acc.stream(side):
+            y = x * scale
+            done.record()
+        acc.current_stream().wait_event(done)
+        return y + 1
+
+    x = torch.randn(16, device=f"{NAME}:1")
+    with acc.device(1):
+        expected = fn(x)
+        actual = torch.compile(fn, fullgraph=True)(x)
+    _check(actual, expected)
+
+
+def _check(actual: torch.Tensor, expected: torch.Tensor) -> None:
+    if actual.device != expected.device:
+        raise AssertionError(f"result on {actual.device}, expected {expected.device}")
+    torch.testing.assert_close(actual.cpu(), expected.cpu(), rtol=1e-4, atol=1e-5)
+
+
+@dataclass
+class Scenario:
+    name: str
+    fn: Callable[[], None]
+    #: SPEC requirements the scenario needs, per wrapper mode.
+    needs: dict[str, tuple[str, ...]]
+
+
+SCENARIOS = [
+    Scenario("MLP inference", mlp_inference,
+             {"python": ("IND-9",), "cpp": ("IND-4", "IND-9")}),
+    Scenario("training step", training_step,
+             {"python": ("IND-9",), "cpp": ("IND-4", "IND-9")}),
+    Scenario("streams, events, device properties", streams_and_properties,
+             {"python": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-9"),
+              "cpp": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-4", "IND-5", "IND-9")}),
+]
+
+
+def run_scenarios() -> list[str]:
+    """Run every scenario in both wrapper modes; return the failures that count."""
+    import torch._inductor.config as inductor_config
+
+    failures = []
+    print(f"{'scenario':38} {'wrapper':8} result")
+    for scenario in SCENARIOS:
+        for mode in ("python", "cpp"):
+            needs = scenario.needs[mode]
+            torch._dynamo.reset()
+            try:
+                # Graph-break advice from Dynamo would drown the report.
+                with warnings.catch_warnings(), inductor_config.patch(
+                    cpp_wrapper=(mode == "cpp")
+                ):
+                    warnings.simplefilter("ignore")
+                    scenario.fn()
+                error = None
+            except Exception as err:  # reported below, with its kind
+                error = err
+            implemented = spec_status.is_done(*needs)
+            if error is None:
+                result = "works" if implemented else (
+                    "works (ahead of tools/spec_status.py: " + ", ".join(needs) + ")")
+            else:
+                message = _last_line(error)
+                if implemented:
+                    result = f"FAILED: {message}"
+                    failures.append(f"{scenario.name} [{mode}]")
+                    traceback.print_exception(error, file=sys.stderr)
+                else:
+                    pending = [n for n in needs if not spec_status.is_done(n)]
+                    result = f"not yet (waits for {', '.join(pending)}): {message}"
+            print(f"{scenario.name:38} {mode:8} {result}")
+    return failures
+
+
+def _last_line(err: BaseException) -> str:
+    text = f"{type(err).__name__}: {err}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    # Inductor wraps the root error; its first line names it.
+    return lines[0][:160] if lines else type(err).__name__
+
+
+# --------------------------------------------------------------------------
+# Capability report
+# --------------------------------------------------------------------------
+
+
+class Notes:
+    """Footnotes for report cells whose probe raised."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def probe(self, fn: Callable[[], object]) -> str:
+        try:
+            value = fn()
+        except Exception as err:  # a report entry, not a failure
+            line = f"{type(err).__name__}: {str(err).splitlines()[0][:100]}"
+            if line not in self.lines:
+                self.lines.append(line)
+            return f"n/a [{self.lines.index(line) + 1}]"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, tuple) and len(value) == 7:  # C++ build options
+            return " ".join(value[0]) or "-"
+        return str(value)
+
+
+def capability_report(notes: Notes) -> tuple[list[str], list[list[str]], dict[str, str]]:
+    """(header, one row per registered device type, global answers)."""
+    import torch._inductor.codegen.common as common
+    import torch._inductor.codegen.cpp_utils as cpp_utils
+    from torch._dynamo.device_interface import get_registered_device_interfaces
+    from torch._inductor import cpp_builder, utils
+    from torch.utils._triton import has_triton
+
+    common.init_backend_registration()
+    interfaces = {name: i for name, i in get_registered_device_interfaces() if ":" not in name}
+    header = ["device", "interface", "available", "GPU-class", "guards", "streams",
+              "Triton", "scheduling", "ATen type", "C++ macros"]
+    rows = []
+    for device, iface in sorted(interfaces.items()):
+
+        def aten(device=device):
+            if hasattr(cpp_utils, "device_to_aten"):
+                return cpp_utils.device_to_aten(device)
+            return cpp_utils.DEVICE_TO_ATEN[device]
+
+        def streams(iface=iface):
+            if not hasattr(iface, "exposes_streams"):
+                raise NotImplementedError("DeviceInterface.exposes_streams does not exist yet")
+            return iface.exposes_streams()
+
+        scheduling = common.get_scheduling_for_device(device)
+        rows.append([
+            device,
+            iface.__name__,
+            notes.probe(iface.is_available),
+            notes.probe(lambda: utils.is_gpu(device)),
+            notes.probe(lambda: utils.device_need_guard(device)),
+            notes.probe(streams),
+            notes.probe(lambda: iface.is_available() and iface.is_triton_capable()),
+            "built-in" if scheduling and scheduling.__name__ == "<lambda>"
+            else getattr(scheduling, "__name__", "none"),
+            notes.probe(aten),
+            notes.probe(lambda: cpp_builder.get_cpp_torch_device_options(device_type=device)),
+        ])
+    answers = {
+        "GPU_TYPES": str(utils.GPU_TYPES),
+        "get_gpu_type()": notes.probe(utils.get_gpu_type),
+        "has_triton()": notes.probe(has_triton),
+        "torch.accelerator": notes.probe(torch.accelerator.current_accelerator),
+    }
+    return header, rows, answers
+
+
+def print_report() -> None:
+    notes = Notes()
+    header, rows, answers = capability_report(notes)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    print("\nHow torch.compile sees each registered device:")
+    for row in [header, ["-" * w for w in widths], *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for key, value in answers.items():
+        print(f"{key + ':':20} {value}")
+    for i, line in enumerate(notes.lines, 1):
+        print(f"[{i}] {line}")
+
+
+def main() -> int:
+    register(NAME)
+    from extension_backends.cpp.extension_codegen_backend import register_compile_backend
+
+    register_compile_backend(NAME)
+    print(f"PrivateUse1 is now '{torch._C._get_privateuse1_backend_name()}', "
+          f"{torch.get_device_module(NAME).device_count()} devices; "
+          f"torch {torch.__version__} with the series from {REPO}\n")
+    failures = run_scenarios()
+    print_report()
+    done = [title for title, ids in spec_status.AREAS if spec_status.area_status(ids) == "done"]
+    print(f"\nSPEC areas done: {len(done)} of {len(spec_status.AREAS)} "
+          "(README 'status' table; tools/spec_status.py)")
+    if failures:
+        print(f"demo: {len(failures)} implemented scenario(s) failed: {failures}")
+        return 1
+    print("demo: everything that is implemented works")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
