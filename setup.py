@@ -4,7 +4,7 @@ This is not a source build of PyTorch: the series edits torch's Python files
 only, so it installs on top of the ``torch==2.13.0`` wheel of the current
 environment, through the same code as ``tools/dev.py``:
 
-    python setup.py develop   # symlink the series' files over this env's torch
+    python setup.py develop   # link the series' files over this env's torch
     python setup.py restore   # put the pristine 2.13.0 files back
 
 Any other torch version is refused with a message saying which one is needed.
@@ -63,7 +63,7 @@ class restore(Command):
 
 
 class install(develop):
-    description = "same as develop: the series is always installed as live symlinks"
+    description = "same as develop: the series is always installed as live links"
 
 
 setup(

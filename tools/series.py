@@ -8,9 +8,15 @@ module is the single implementation behind ``tools/dev.py`` and ``setup.py``:
   every series file that exists in torch 2.13.0, the sha256 of the pristine
   file, in ``sha256sum`` format;
 * :func:`overlay` lays the series over an installed torch 2.13.0 by replacing
-  each file with a symlink into this repository, so edits are live without
-  reinstalling, and Inductor's ``torch_key()`` (which hashes every module of the
-  installed ``torch`` package, following symlinks) reflects them;
+  each file with a hard link to the repository's file, so edits are live
+  without reinstalling and Inductor's ``torch_key()`` (which hashes every module
+  of the installed ``torch`` package) reflects them.  Hard links rather than
+  symlinks, because torch resolves some of its own paths
+  (``torch/_dynamo/exc.py`` reads ``Path(__file__).resolve().parent``); an
+  editor or git command that replaces a file breaks its link, which the next
+  overlay (every ``tools/dev.py`` command runs one) repairs, and
+  :func:`overlay_status` reports as ``stale``.  Across file systems the files
+  are copied instead;
 * :func:`restore` puts the pristine files back;
 * :func:`import_files` copies pristine files into ``torch/``;
 * :func:`export_patch` writes the whole series as one unified diff that
@@ -212,8 +218,18 @@ def _save_state(inst: TorchInstall, state: dict) -> None:
     os.replace(tmp, inst.state_dir / "state.json")
 
 
-def _is_link_to(target: Path, src: Path) -> bool:
-    return target.is_symlink() and os.readlink(target) == str(src)
+def _is_linked(target: Path, src: Path) -> bool:
+    """``target`` is ``src`` (hard link) or, where linking was impossible, a copy."""
+    if target.is_symlink() or not target.is_file():
+        return False
+    return os.path.samefile(target, src) or filecmp.cmp(target, src, shallow=False)
+
+
+def _link(src: Path, target: Path) -> None:
+    try:
+        os.link(src, target)
+    except OSError:  # another file system: a copy, refreshed by every overlay
+        shutil.copyfile(src, target)
 
 
 @dataclass
@@ -246,11 +262,6 @@ def overlay(
     for rel in files:
         target = inst.path(rel)
         if rel in owned:
-            if target.exists() and not target.is_symlink():
-                raise SeriesError(
-                    f"{target} was overlaid by the series but has since been replaced "
-                    "by a regular file; reinstall torch or remove it and run restore"
-                )
             continue
         if rel in manifest:
             if target.is_symlink() or not target.is_file():
@@ -280,7 +291,7 @@ def overlay(
     for rel in files:
         src = (repo / rel).resolve()
         target = inst.path(rel)
-        if _is_link_to(target, src):
+        if rel in owned and _is_linked(target, src):
             report.unchanged.append(rel)
             continue
         if rel in owned:
@@ -299,7 +310,7 @@ def overlay(
             target.parent.mkdir(parents=True, exist_ok=True)
             state["dirs"].extend(reversed(new_dirs))
             owned[rel] = {"pristine": False}
-        os.symlink(src, target)
+        _link(src, target)
         report.linked.append(rel)
         _save_state(inst, state)
     _save_state(inst, state)
@@ -308,10 +319,7 @@ def overlay(
 
 def _restore_one(inst: TorchInstall, rel: str, info: dict) -> None:
     target = inst.path(rel)
-    if target.is_symlink():
-        target.unlink()
-    elif target.exists():
-        raise SeriesError(f"{target} is no longer the series' symlink; refusing to touch it")
+    target.unlink(missing_ok=True)
     if info["pristine"]:
         os.replace(inst.state_dir / "pristine" / rel, target)
 
@@ -336,13 +344,12 @@ def restore(inst: TorchInstall) -> list[str]:
 
 def overlay_status(inst: TorchInstall, repo: Path = REPO) -> dict[str, str]:
     """``{rel: state}`` for every series file: linked, stale, pristine or absent."""
+    owned = _load_state(inst)["files"]
     out = {}
     for rel in series_files(repo):
         target = inst.path(rel)
-        if _is_link_to(target, (repo / rel).resolve()):
-            out[rel] = "linked"
-        elif target.is_symlink():
-            out[rel] = "linked elsewhere"
+        if rel in owned:
+            out[rel] = "linked" if _is_linked(target, (repo / rel).resolve()) else "stale"
         elif target.exists():
             out[rel] = "pristine"
         else:
@@ -359,7 +366,7 @@ def pristine_bytes(inst: TorchInstall, rel: str, expected: str | None = None) ->
     """The pristine content of ``rel`` in ``inst`` (which must not be overlaid),
     verified against the wheel RECORD and, if given, the manifest digest."""
     path = inst.path(rel)
-    if path.is_symlink():
+    if rel in _load_state(inst)["files"]:
         raise SeriesError(f"{path} is overlaid; use the stock twin environment")
     if not path.is_file():
         raise SeriesError(f"{rel} does not exist in torch {inst.version} ({inst.site})")
