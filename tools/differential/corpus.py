@@ -1,0 +1,115 @@
+"""Code corpus for the differential harness and the compile benchmark.
+
+Runs inside an environment (imports torch).  Each corpus item is a zero-argument
+*builder* that creates fresh inputs/modules and returns a zero-argument callable
+which compiles (``torch.compile``) and runs the workload once.  The probe wraps
+that callable in ``torch._inductor.utils.run_and_get_code`` (which calls
+``torch._dynamo.reset()`` first) once per wrapper mode.
+
+Sizes are deliberately tiny: we care about the generated code, not speed.
+
+To add an item: write a builder and register it with ``@corpus_item("name")``.
+Keep names stable -- they are the entry names in the differential report.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+
+Builder = Callable[[], Callable[[], object]]
+
+CORPUS: dict[str, Builder] = {}
+
+# Wrapper modes every item is compiled in: name -> torch._inductor.config patch.
+MODES: dict[str, dict[str, object]] = {
+    "python": {"cpp_wrapper": False},
+    "cpp": {"cpp_wrapper": True},
+}
+
+
+def corpus_item(name: str) -> Callable[[Builder], Builder]:
+    def register(fn: Builder) -> Builder:
+        if name in CORPUS:
+            raise ValueError(f"duplicate corpus item {name!r}")
+        CORPUS[name] = fn
+        return fn
+
+    return register
+
+
+def _gen() -> torch.Generator:
+    return torch.Generator().manual_seed(0)
+
+
+@corpus_item("pointwise")
+def pointwise() -> Callable[[], object]:
+    g = _gen()
+    a, b, c = (torch.randn(8, 16, generator=g) for _ in range(3))
+
+    def fn(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+        return torch.sin(a * b + c) * 2.0
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+    return lambda: compiled(a, b, c)
+
+
+@corpus_item("reduction")
+def reduction() -> Callable[[], object]:
+    g = _gen()
+    x = torch.randn(8, 32, generator=g)
+
+    def fn(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x.sum(dim=1), x.amax(dim=0)
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+    return lambda: compiled(x)
+
+
+@corpus_item("matmul_epilogue")
+def matmul_epilogue() -> Callable[[], object]:
+    g = _gen()
+    x = torch.randn(8, 16, generator=g)
+    w = torch.randn(16, 32, generator=g)
+    b = torch.randn(32, generator=g)
+
+    def fn(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x @ w + b)
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+    return lambda: compiled(x, w, b)
+
+
+@corpus_item("train_step")
+def train_step() -> Callable[[], object]:
+    """Small MLP: forward + backward + SGD step, all under one torch.compile.
+
+    Dynamo splits this into the forward/backward (AOTAutograd) graph and the
+    optimizer-step graph; run_and_get_code captures all of their output code.
+    """
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(16, 32),
+        torch.nn.ReLU(),
+        torch.nn.Linear(32, 4),
+    )
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    g = _gen()
+    x = torch.randn(8, 16, generator=g)
+    y = torch.randn(8, 4, generator=g)
+
+    def step(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    compiled = torch.compile(step, backend="inductor")
+    return lambda: compiled(x, y)
+
+
+def names() -> list[str]:
+    return list(CORPUS)

@@ -1,0 +1,568 @@
+"""Probe for the differential harness: runs *inside* one environment.
+
+    python tools/differential/probe.py --out result.json [--only answers|code]
+                                       [--corpus NAME[,NAME...]]
+
+Writes one JSON document::
+
+    {"meta": {...}, "answers": {name: value}, "code": {name: text}}
+
+* ``answers`` -- the device-classification table (``answer_table()`` below),
+  every row computed defensively: an exception becomes the string
+  ``"raises <Type>: <msg>"`` so the probe itself never crashes on a row.
+* ``code`` -- normalised Inductor output code for the corpus in ``corpus.py``,
+  one entry per artefact: ``"<item>[<mode>]#<n>"``.  A corpus item that fails
+  to compile yields ``"<item>[<mode>]!error"`` holding the traceback.
+
+Both sides of the comparison run this same file, so every row must be
+computed the same way on both sides; where a later patch adds an API, the row
+feature-detects it and falls back to the torch 2.13 spelling of the *same*
+semantic value.
+
+Environment-specific text (env prefix, site-packages, torch dir, the Inductor
+cache dir, temp dirs, memory addresses, hash-named files, timestamps) is
+replaced by placeholders; nothing else is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import os
+import re
+import site
+import sys
+import sysconfig
+import time
+import traceback
+from typing import Any, Callable
+
+
+# Torch must never be imported from the directory holding this file's repo
+# checkout (the project keeps partial torch/ copies at the repo root).  As a
+# script, sys.path[0] is this directory, which is what we want.
+
+# --------------------------------------------------------------------------
+# Normalisation
+# --------------------------------------------------------------------------
+
+# Hash-named things Inductor produces: code_hash() is "c" + 51 base32 chars,
+# sha256 hex digests are 64 chars.  No real identifier in generated code is a
+# 50+ character run of [a-z0-9] (identifiers carry underscores).
+_HASH_RE = re.compile(r"(?<![A-Za-z0-9_])[a-z0-9]{50,}(?![A-Za-z0-9_])")
+_HASH_DIR_RE = re.compile(r"<CACHE_DIR>/[a-z0-9]{2}/<HASH>")
+# Only object-repr addresses ("<... at 0x7f...>"): hex literals in generated
+# code (masks, limits) are real codegen and must stay.
+_ADDR_RE = re.compile(r"\bat 0x[0-9a-fA-F]+")
+_KERNEL_PATH_RE = re.compile(r"(#\s*kernel path:).*")
+_TIMESTAMP_RE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[ T_]\d{2}[:_]\d{2}[:_]\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b"
+)
+_TMPDIR_RE = re.compile(r"/tmp/tmp[A-Za-z0-9_]{6,}")
+
+
+class Normaliser:
+    """Replaces environment-specific text with placeholders.
+
+    ``paths``: literal prefixes (and their realpaths) -> placeholder, longest
+    first so the most specific wins.  ``text()`` is for answers (paths,
+    addresses, temp dirs); ``code()`` additionally folds hash-named files,
+    kernel-path comments and timestamps.
+    """
+
+    def __init__(self) -> None:
+        import torch
+
+        pairs: list[tuple[str, str]] = []
+
+        def add(path: str | None, placeholder: str) -> None:
+            if not path:
+                return
+            for p in {path, os.path.realpath(path), os.path.abspath(path)}:
+                p = p.rstrip(os.sep)
+                if len(p) > 1:
+                    pairs.append((p, placeholder))
+
+        from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+        add(cache_dir(), "<CACHE_DIR>")
+        add(os.path.dirname(os.path.abspath(torch.__file__)), "<TORCH_DIR>")
+        site_dirs: list[str] = []
+        try:
+            site_dirs += site.getsitepackages()
+        except Exception:
+            pass
+        for key in ("purelib", "platlib"):
+            site_dirs.append(sysconfig.get_paths().get(key, ""))
+        for d in site_dirs:
+            add(d, "<SITE_PACKAGES>")
+        for key in ("include", "platinclude"):
+            add(sysconfig.get_paths().get(key), "<PY_INCLUDE>")
+        add(sysconfig.get_config_var("INCLUDEPY"), "<PY_INCLUDE>")
+        add(sys.prefix, "<PREFIX>")
+        add(sys.exec_prefix, "<PREFIX>")
+        add(sys.base_prefix, "<BASE_PREFIX>")
+        add(os.getcwd(), "<WORKDIR>")
+        # Deduplicate, keep the first placeholder for a path, longest first.
+        seen: dict[str, str] = {}
+        for p, ph in pairs:
+            seen.setdefault(p, ph)
+        self.pairs = sorted(seen.items(), key=lambda kv: -len(kv[0]))
+
+    def paths(self, s: str) -> str:
+        for p, ph in self.pairs:
+            if p in s:
+                s = s.replace(p, ph)
+        return s
+
+    def text(self, s: str) -> str:
+        s = self.paths(s)
+        s = _TMPDIR_RE.sub("<TMPDIR>", s)
+        s = _ADDR_RE.sub("at 0x<ADDR>", s)
+        return s
+
+    def code(self, s: str) -> str:
+        s = _KERNEL_PATH_RE.sub(r"\1 <PATH>", s)
+        s = self.text(s)
+        s = _HASH_RE.sub("<HASH>", s)
+        s = _HASH_DIR_RE.sub("<CACHE_DIR>/<HH>/<HASH>", s)
+        s = _TIMESTAMP_RE.sub("<TIMESTAMP>", s)
+        return s
+
+
+# --------------------------------------------------------------------------
+# JSON conversion of answer values
+# --------------------------------------------------------------------------
+
+
+def qualname(obj: Any) -> str:
+    """module.qualname of a class/function (stable across environments)."""
+    mod = getattr(obj, "__module__", None) or "?"
+    qn = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qn is None:
+        return f"<instance of {qualname(type(obj))}>"
+    return f"{mod}.{qn}"
+
+
+def jsonable(v: Any, norm: Normaliser) -> Any:
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, str):
+        return norm.text(v)
+    if isinstance(v, list):
+        return [jsonable(x, norm) for x in v]
+    if isinstance(v, tuple):
+        return {"<tuple>": [jsonable(x, norm) for x in v]}
+    if isinstance(v, (set, frozenset)):
+        return {"<set>": sorted((jsonable(x, norm) for x in v), key=repr)}
+    if isinstance(v, dict):
+        return {str(jsonable(k, norm)): jsonable(x, norm) for k, x in v.items()}
+    if isinstance(v, type) or inspect.isfunction(v) or inspect.isbuiltin(v):
+        return f"<{type(v).__name__} {qualname(v)}>"
+    return norm.text(f"<{qualname(type(v))}: {v!r}>")
+
+
+def describe_exception(e: BaseException) -> str:
+    msg = str(e).strip().splitlines()
+    first = msg[0] if msg else ""
+    return f"raises {type(e).__name__}: {first}"
+
+
+# --------------------------------------------------------------------------
+# The answers table.  ONE place; later issues add rows here.
+# --------------------------------------------------------------------------
+
+# Every in-tree device type we classify, plus indexed spellings.
+DEVICES = ("cpu", "cuda", "xpu", "mps", "mtia", "meta", "tpu")
+INDEXED_DEVICES = ("cpu:0", "cuda:0", "xpu:0", "mps:0", "mtia:0")
+ATEN_DEVICES = ("cpu", "cuda", "xpu", "mps", "meta", "tpu", "mtia")
+CPP_OPTION_DEVICES = ("cpu", "cuda", "xpu", "mps")
+
+AnswerRow = tuple[str, Callable[[], Any]]
+
+
+def _m(name: str) -> Any:
+    return importlib.import_module(name)
+
+
+def _accepts(fn: Callable[..., Any], param: str) -> bool:
+    try:
+        return param in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _has_triton_without_cpu() -> bool:
+    """has_triton(include_cpu=False), or its torch 2.13 equivalent.
+
+    2.13's has_triton() considers cuda/xpu/cpu/mtia; "without cpu" is the same
+    loop without the cpu entry.
+    """
+    t = _m("torch.utils._triton")
+    if _accepts(t.has_triton, "include_cpu"):
+        return t.has_triton(include_cpu=False)
+    if not t.has_triton_package():
+        return False
+    from torch._inductor.config import triton_disable_device_detection
+
+    if triton_disable_device_detection:
+        return False
+    from torch._dynamo.device_interface import get_interface_for_device
+
+    checks: dict[str, Callable[[Any], bool]] = {
+        "cuda": lambda i: i.Worker.get_device_properties().major >= 7,
+        "xpu": lambda i: True,
+        "mtia": lambda i: True,
+    }
+    for dev, extra in checks.items():
+        iface = get_interface_for_device(dev)
+        if iface.is_available() and extra(iface):
+            return True
+    return False
+
+
+def _aten_device(device_type: str) -> str | None:
+    """ATen device enum spelling; None where the device has no mapping.
+
+    2.13: cpp_utils.DEVICE_TO_ATEN dict; later: cpp_utils.device_to_aten().
+    A raising lookup and a missing key both mean "no mapping".
+    """
+    cu = _m("torch._inductor.codegen.cpp_utils")
+    fn = getattr(cu, "device_to_aten", None)
+    if fn is not None:
+        try:
+            return fn(device_type)
+        except Exception:
+            return None
+    return cu.DEVICE_TO_ATEN.get(device_type)
+
+
+_CPP_OPTION_FIELDS = (
+    "definitions",
+    "include_dirs",
+    "cflags",
+    "ldflags",
+    "libraries_dirs",
+    "libraries",
+    "passthrough_args",
+)
+
+
+def _cpp_device_options(device_type: str, aot_mode: bool, compile_only: bool) -> Any:
+    cb = _m("torch._inductor.cpp_builder")
+    res = cb.get_cpp_torch_device_options(
+        device_type=device_type, aot_mode=aot_mode, compile_only=compile_only
+    )
+    if isinstance(res, tuple) and len(res) == len(_CPP_OPTION_FIELDS):
+        return dict(zip(_CPP_OPTION_FIELDS, (list(x) for x in res)))
+    return res
+
+
+def _visible_devices_env_var(gpu_type: str | None) -> str:
+    """Name of the env var autotune subprocesses use to pin a device.
+
+    2.13 hardcodes autotune_process.CUDA_VISIBLE_DEVICES for every gpu type;
+    a later patch adds autotune_process.get_visible_devices_env_var().
+    """
+    ap = _m("torch._inductor.autotune_process")
+    fn = getattr(ap, "get_visible_devices_env_var", None)
+    if fn is not None:
+        return fn() if gpu_type is None else fn(gpu_type=gpu_type)
+    return ap.CUDA_VISIBLE_DEVICES
+
+
+def _scheduling(device: str) -> Any:
+    common = _m("torch._inductor.codegen.common")
+    common.init_backend_registration()
+    ctor = common.get_scheduling_for_device(device)
+    if ctor is None:
+        return None
+    # The registered constructor may be a class or a factory (2.13 uses a
+    # lambda for cpu/cuda); what matters is whether it is a class (ir.is_triton
+    # relies on that) and what it builds.
+    try:
+        resolved = qualname(type(ctor(None)))
+    except Exception as e:
+        resolved = describe_exception(e)
+    return {"is_class": isinstance(ctor, type), "resolved": resolved}
+
+
+def _wrapper_codegen(device: str, **kw: bool) -> Any:
+    common = _m("torch._inductor.codegen.common")
+    common.init_backend_registration()
+    cls = common.get_wrapper_codegen_for_device(device, **kw)
+    return None if cls is None else qualname(cls)
+
+
+def _device_op_overrides(device: str) -> Any:
+    common = _m("torch._inductor.codegen.common")
+    return qualname(type(common.get_device_op_overrides(device)))
+
+
+def _interface(device: Any) -> str:
+    di = _m("torch._dynamo.device_interface")
+    return qualname(di.get_interface_for_device(device))
+
+
+def _registered_interfaces() -> list[list[str]]:
+    di = _m("torch._dynamo.device_interface")
+    return [[name, qualname(cls)] for name, cls in di.get_registered_device_interfaces()]
+
+
+def _system_info() -> Any:
+    cc = _m("torch._inductor.codecache")
+    return cc.CacheBase.get_system()
+
+
+def answer_table() -> list[AnswerRow]:
+    """Rows of (name, thunk).  Names are the entry names in the report."""
+    import torch
+
+    rows: list[AnswerRow] = []
+
+    def add(name: str, fn: Callable[[], Any]) -> None:
+        rows.append((name, fn))
+
+    iu = "torch._inductor.utils"
+    add("torch.__version__", lambda: torch.__version__)
+    add("torch._C._get_privateuse1_backend_name()",
+        lambda: torch._C._get_privateuse1_backend_name())
+
+    # -- torch._inductor.utils ------------------------------------------------
+    add(f"{iu}.GPU_TYPES", lambda: list(_m(iu).GPU_TYPES))
+    add(f"{iu}.get_gpu_type()", lambda: _m(iu).get_gpu_type())
+    for d in (*DEVICES, *INDEXED_DEVICES, None):
+        add(f"{iu}.is_gpu({d!r})", lambda d=d: _m(iu).is_gpu(d))
+    for d in (*DEVICES, *INDEXED_DEVICES):
+        add(f"{iu}.device_need_guard({d!r})", lambda d=d: _m(iu).device_need_guard(d))
+    for d in DEVICES:
+        add(f"{iu}.get_current_backend({d!r})",
+            lambda d=d: _m(iu).get_current_backend(d))
+
+    # -- triton availability --------------------------------------------------
+    add("torch.utils._triton.has_triton()", lambda: _m("torch.utils._triton").has_triton())
+    add("torch.utils._triton.has_triton(include_cpu=False)", _has_triton_without_cpu)
+
+    # -- ir / dynamo helpers --------------------------------------------------
+    for d in DEVICES:
+        add(f"torch._inductor.ir.is_triton({d!r})",
+            lambda d=d: _m("torch._inductor.ir").is_triton(d))
+    for d in DEVICES:
+        add(f"torch._dynamo.utils.is_compile_supported({d!r})",
+            lambda d=d: _m("torch._dynamo.utils").is_compile_supported(d))
+    add("torch._dynamo.package.SystemInfo.CHECK_GPUS",
+        lambda: _m("torch._dynamo.package").SystemInfo.CHECK_GPUS)
+    add("torch.utils._foreach_utils._get_foreach_kernels_supported_devices()",
+        lambda: _m("torch.utils._foreach_utils")._get_foreach_kernels_supported_devices())
+    add("torch.utils._foreach_utils._get_fused_kernels_supported_devices()",
+        lambda: _m("torch.utils._foreach_utils")._get_fused_kernels_supported_devices())
+    bm = "torch._inductor.runtime.benchmarking"
+    add(f"{bm}.GPU_BENCHMARK_DEVICE_TYPES", lambda: _m(bm).GPU_BENCHMARK_DEVICE_TYPES)
+    add(f"{bm}._get_default_gpu_device_type()",
+        lambda: _m(bm)._get_default_gpu_device_type())
+
+    # -- ATen device mapping ---------------------------------------------------
+    for d in ATEN_DEVICES:
+        add(f"cpp_utils.device_to_aten({d!r})", lambda d=d: _aten_device(d))
+
+    # -- C++ build options -------------------------------------------------------
+    for d in CPP_OPTION_DEVICES:
+        for aot in (False, True):
+            for co in (False, True):
+                add(
+                    f"cpp_builder.get_cpp_torch_device_options({d!r}, aot_mode={aot}, compile_only={co})",
+                    lambda d=d, aot=aot, co=co: _cpp_device_options(d, aot, co),
+                )
+    cc = "torch._inductor.codecache"
+    for d in DEVICES:
+        add(f"{cc}._get_cpp_prefix_header({d!r})",
+            lambda d=d: _m(cc)._get_cpp_prefix_header(d))
+        for aot in (False, True):
+            add(f"{cc}._get_cpp_wrapper_header({d!r}, aot_mode={aot})",
+                lambda d=d, aot=aot: _m(cc)._get_cpp_wrapper_header(d, aot_mode=aot))
+        add(f"{cc}.get_kernel_bin_format({d!r})",
+            lambda d=d: _m(cc).get_kernel_bin_format(d))
+
+    # -- autotune subprocess device pinning ------------------------------------
+    for gt in (None, "cuda", "xpu"):
+        add(f"autotune_process.get_visible_devices_env_var({gt!r})",
+            lambda gt=gt: _visible_devices_env_var(gt))
+    add("autotune_process.TuningProcessPool.get_device_list()",
+        lambda: list(_m("torch._inductor.autotune_process").TuningProcessPool.get_device_list()))
+
+    # -- cache system info -------------------------------------------------------
+    add(f"{cc}.CacheBase.get_system() keys", lambda: sorted(_system_info()))
+    add(f"{cc}.CacheBase.get_system()", _system_info)
+
+    # -- device interfaces -------------------------------------------------------
+    add("torch._dynamo.device_interface.get_registered_device_interfaces()",
+        _registered_interfaces)
+    for d in (*DEVICES, "cuda:0"):
+        add(f"torch._dynamo.device_interface.get_interface_for_device({d!r})",
+            lambda d=d: _interface(d))
+    add("torch._dynamo.device_interface.get_interface_for_device(torch.device('cpu'))",
+        lambda: _interface(torch.device("cpu")))
+
+    # -- codegen registrations -----------------------------------------------------
+    for d in DEVICES:
+        add(f"codegen.common.get_scheduling_for_device({d!r})", lambda d=d: _scheduling(d))
+        add(f"codegen.common.get_wrapper_codegen_for_device({d!r})",
+            lambda d=d: _wrapper_codegen(d))
+        add(f"codegen.common.get_wrapper_codegen_for_device({d!r}, cpp_wrapper=True)",
+            lambda d=d: _wrapper_codegen(d, cpp_wrapper=True))
+        add(f"codegen.common.get_wrapper_codegen_for_device({d!r}, fx_wrapper=True)",
+            lambda d=d: _wrapper_codegen(d, fx_wrapper=True))
+        add(f"codegen.common.get_device_op_overrides({d!r})",
+            lambda d=d: _device_op_overrides(d))
+
+    return rows
+
+
+def _answers_setup() -> None:
+    """Bring the process into the state every real compile sees: backend and
+    device-interface registries initialised.  Rows are then independent of
+    *where* a patch chooses to trigger that initialisation."""
+    _m("torch._inductor.codegen.common").init_backend_registration()
+    list(_m("torch._dynamo.device_interface").get_registered_device_interfaces())
+
+
+def compute_answers(norm: Normaliser) -> dict[str, Any]:
+    saved_env = dict(os.environ)
+    out: dict[str, Any] = {}
+    try:
+        try:
+            _answers_setup()
+        except Exception as e:  # noqa: BLE001
+            out["<setup>"] = norm.text(describe_exception(e))
+        for name, fn in answer_table():
+            if name in out:
+                raise RuntimeError(f"duplicate answer row {name!r}")
+            try:
+                value = jsonable(fn(), norm)
+            except Exception as e:  # noqa: BLE001 -- every failure is an answer
+                value = norm.text(describe_exception(e))
+            out[name] = value
+    finally:
+        # Some rows (cpp_builder) may export variables; keep the code phase clean.
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Code corpus
+# --------------------------------------------------------------------------
+
+
+def compute_code(
+    names: list[str], norm: Normaliser, timings: dict[str, float]
+) -> dict[str, str]:
+    import torch
+    from torch._inductor import config as inductor_config
+    from torch._inductor.utils import run_and_get_code
+
+    corpus = _corpus()
+
+    out: dict[str, str] = {}
+    for name in names:
+        builder = corpus.CORPUS[name]
+        for mode, patch in corpus.MODES.items():
+            key = f"{name}[{mode}]"
+            t0 = time.perf_counter()
+            try:
+                with inductor_config.patch(patch):
+                    run = builder()
+                    _, codes = run_and_get_code(run)
+                for i, code in enumerate(codes):
+                    out[f"{key}#{i}"] = norm.code(code)
+            except Exception:  # noqa: BLE001
+                out[f"{key}!error"] = norm.text(traceback.format_exc(limit=-8))
+            finally:
+                torch._dynamo.reset()
+                timings[key] = round(time.perf_counter() - t0, 3)
+    return out
+
+
+# --------------------------------------------------------------------------
+
+
+def _corpus() -> Any:
+    if __package__:
+        from . import corpus
+    else:  # run as a script: this directory is sys.path[0]
+        import corpus
+    return corpus
+
+
+def _configure_caches() -> None:
+    """FX graph cache and AOTAutograd cache off: output code always regenerated.
+    The C++ kernel cache (TORCHINDUCTOR_CACHE_DIR) stays on and is shared."""
+    os.environ["TORCHINDUCTOR_FX_GRAPH_CACHE"] = "0"
+    os.environ["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
+    os.environ["TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE"] = "0"
+    os.environ["TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE"] = "0"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="JSON output file")
+    ap.add_argument("--only", choices=("answers", "code"), default=None)
+    ap.add_argument("--corpus", action="append", default=[],
+                    help="restrict the code corpus (repeatable / comma-separated)")
+    args = ap.parse_args(argv)
+
+    _configure_caches()
+    t_start = time.perf_counter()
+    import torch
+    import torch._functorch.config as functorch_config
+    import torch._inductor.config as inductor_config
+
+    inductor_config.fx_graph_cache = False
+    inductor_config.fx_graph_remote_cache = False
+    functorch_config.enable_autograd_cache = False
+    functorch_config.enable_remote_autograd_cache = False
+    t_import = time.perf_counter() - t_start
+
+    corpus = _corpus()
+
+    wanted = [n for spec in args.corpus for n in spec.split(",") if n]
+    unknown = [n for n in wanted if n not in corpus.CORPUS]
+    if unknown:
+        print(f"unknown corpus item(s): {unknown}; known: {corpus.names()}", file=sys.stderr)
+        return 2
+    names = wanted or corpus.names()
+
+    norm = Normaliser()
+    result: dict[str, Any] = {"answers": {}, "code": {}}
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    if args.only in (None, "answers"):
+        result["answers"] = compute_answers(norm)
+    t_answers = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    if args.only in (None, "code"):
+        result["code"] = compute_code(names, norm, timings)
+    t_code = time.perf_counter() - t0
+
+    result["meta"] = {
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "torch_version": torch.__version__,
+        "torch_file": torch.__file__,
+        "corpus": names if args.only in (None, "code") else [],
+        "seconds": {
+            "import_torch": round(t_import, 3),
+            "answers": round(t_answers, 3),
+            "code": round(t_code, 3),
+            "code_items": timings,
+        },
+    }
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
