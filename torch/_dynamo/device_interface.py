@@ -13,17 +13,46 @@ CPU, MPS, MTIA) through a common device interface. Key components include:
 
 The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
+
+The registry (``device_interfaces``) maps a device type name to its interface.
+The built-in types (``_BUILTIN_DEVICE_INIT_LIST``) are registered lazily by
+``init_device_reg()`` on first lookup; an out-of-tree backend renames
+PrivateUse1 and either calls ``register_interface_for_device_PrivateUse1()`` or
+is discovered lazily (see ``_discover_privateuse1_interface``), so that
+importing the backend's package does not need to import ``torch._dynamo``.
+
+Every registration increments ``_registry_generation`` and then calls the
+callbacks subscribed with ``_register_registry_change_callback()``; everything
+derived from the registry (``GPU_TYPES``, ``get_gpu_type()``, ``has_triton()``,
+device property caches, ...) subscribes, so registering after
+``torch._inductor`` was imported, or after a first compile, takes effect on the
+next compile.  Upstream (2.15) documents late registration as unsupported and
+invalidates a single cache.  Consumers query optional capabilities through
+``_safe_probe()``, which treats a broken out-of-tree interface as lacking the
+capability (and logs it once) instead of failing the compile.
 """
 
+import importlib
 import inspect
+import logging
+import threading
 import time
+import warnings
 from collections import namedtuple
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TYPE_CHECKING
 
 import torch
+from torch.utils._ordered_set import OrderedSet
 from torch.utils._pallas import has_torch_tpu
+
+
+if TYPE_CHECKING:
+    from torch._inductor.codegen.common import BackendFeature
+
+
+log = logging.getLogger(__name__)
 
 
 get_cuda_stream: Callable[[int], int] | None
@@ -35,6 +64,12 @@ else:
 # Recording the device properties in the main process but used in worker process.
 caching_worker_device_properties: dict[str, Any] = {}
 caching_worker_current_devices: dict[str, int] = {}
+
+# (definitions, include_dirs, cflags, ldflags, library_dirs, libraries,
+# passthrough_args), see DeviceInterface.get_cpp_device_options.
+_CppDeviceOptions = tuple[
+    list[str], list[str], list[str], list[str], list[str], list[str], list[str]
+]
 
 
 class DeviceInterface:
@@ -160,15 +195,157 @@ class DeviceInterface:
     @classmethod
     def raise_if_triton_unavailable(cls, device: torch.types.Device = None) -> None:
         """
-        Raises a `RuntimeError` with the appropriate human-readable instructions
-        to resolve the issue if Triton is not available for the given device, or
-        the default device if `device` is `None`.
+        Raises a `torch._dynamo.exc.TritonUnavailableError` (a `RuntimeError`)
+        with the appropriate human-readable instructions to resolve the issue if
+        Triton is not available for the given device, or the default device if
+        `device` is `None`.
 
-        The caller should ensure the presence of the 'triton' package before
-        calling this method.
+        The caller should ensure the presence of the 'triton' package, and check
+        `is_triton_capable()`, before calling this method.
         """
         if not cls.is_triton_capable():
-            raise RuntimeError("This device is not capable of supporting Triton")
+            from torch._dynamo.exc import TritonUnavailableError
+
+            raise TritonUnavailableError(
+                "This device is not capable of supporting Triton"
+            )
+
+    @staticmethod
+    def is_gpu() -> bool:
+        """
+        Returns True if Inductor treats this device type as GPU-class: it is in
+        `torch._inductor.utils.GPU_TYPES`, `is_gpu(device)` is True for it and
+        GPU paths (Triton kernels, device guards, the autotune subprocess pool)
+        may pick it.
+
+        Default: False. A backend that never overrides it is treated like a
+        CPU-class device, which is what every out-of-tree device got in torch
+        2.13. Every in-tree interface states its value.
+        """
+        return False
+
+    @classmethod
+    def exposes_streams(cls) -> bool:
+        """
+        Returns True if the device has streams that generated code must guard
+        and switch devices around (`torch._inductor.utils.device_need_guard`).
+
+        Default: True iff the interface overrides the `Stream` slot
+        (`cls.Stream is not DeviceInterface.Stream`, as upstream): overriding
+        `Stream` with a `torch.Stream` subclass is the stream-support contract.
+        A backend may override this method to opt out (its `Stream` is a
+        placeholder) or in (it reuses the base `Stream` but has streams).
+        """
+        return cls.Stream is not DeviceInterface.Stream
+
+    @classmethod
+    def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
+        """
+        Returns the number of multiprocessors (SMs, compute units, cores) of
+        `device`, or of the current device if `device` is None. Inductor sizes
+        persistent kernels and decides `is_big_gpu` with it.
+
+        Default: `cls.get_device_properties(device).multi_processor_count`; if
+        the properties have no such field, an `AttributeError` says to override
+        this method.
+        """
+        props = cls.get_device_properties(device)
+        try:
+            return props.multi_processor_count
+        except AttributeError as err:
+            raise AttributeError(
+                f"{cls.__name__}.get_device_properties() returned a "
+                f"{type(props).__name__} without 'multi_processor_count'; "
+                f"override {cls.__name__}.get_multi_processor_count() to return "
+                "the number of multiprocessors of the device"
+            ) from err
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        """
+        Returns the name of the environment variable that restricts the devices
+        of this type a process sees (like `CUDA_VISIBLE_DEVICES`), or None.
+        Inductor's autotune subprocess pool reads it to list the devices to
+        benchmark on and sets it to pin each subprocess to one device.
+
+        Default: None, meaning "no pinning": subprocesses see every device, and
+        the pool uses `range(device_count())`. The in-tree GPU-class devices
+        (cuda, xpu, mtia, mps) return "CUDA_VISIBLE_DEVICES", the variable torch
+        2.13's pool used for whichever of them it ran on; cpu and tpu return
+        None.
+        """
+        return None
+
+    @classmethod
+    def get_cache_system_info(cls) -> dict[str, object] | None:
+        """
+        Returns device metadata whose change must invalidate compiled artifacts
+        (e.g. runtime, driver and compiler versions, device name), as a
+        JSON-serializable dict, or None.
+
+        Called only when `is_available()` is True, when Inductor computes its
+        system identity (`CacheBase.get_system()`): once per process, and again
+        after the device registry changes. The result enters the FX graph cache
+        key.
+
+        Default: None, nothing device-specific enters the key (in-tree devices
+        also return None; CUDA's metadata is collected by the cache itself).
+        """
+        return None
+
+    @staticmethod
+    def get_cpp_device_options(
+        aot_mode: bool, compile_only: bool
+    ) -> _CppDeviceOptions | None:
+        """
+        Returns the C++ build options of this device for Inductor's C++ builds
+        (`cpp_builder.get_cpp_torch_device_options`), as a 7-tuple of
+        `list[str]`: `(definitions, include_dirs, cflags, ldflags,
+        library_dirs, libraries, passthrough_args)`; or None. `aot_mode` is True
+        for AOTInductor, `compile_only` when the build produces an object file
+        that is linked later.
+
+        Consulted for device types that `cpp_builder` does not know, after a
+        callback from `cpp_builder.register_cpp_device_options()` and
+        `DeviceOpOverrides.get_cpp_torch_device_options()`.
+
+        Default: None, the device gets the generic options that torch 2.13
+        computes for any device (torch's include and library paths, no device
+        macros or libraries).
+        """
+        return None
+
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        """
+        Returns the framework-wide capabilities of the device as a new set of
+        `torch._inductor.codegen.common.BackendFeature` members; a member that
+        is absent means "not supported". (The codegen features of the device's
+        Inductor scheduling are reported by `get_backend_features()`.)
+
+        Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set.
+        An override should keep `GPU` in the set iff `is_gpu()` is True.
+        """
+        from torch._inductor.codegen.common import BackendFeature
+
+        if cls.is_gpu():
+            return OrderedSet([BackendFeature.GPU])
+        return OrderedSet()
+
+    #: Typed tensor classes of the device (like `torch.cuda.FloatTensor`) that
+    #: Dynamo keeps in the graph (`UserDefinedClassVariable._in_graph_classes`).
+    #: Default: none.
+    dynamo_tensor_classes: tuple[type, ...] = ()
+    #: Runtime functions of the device (like `torch.cuda.is_available`) whose
+    #: result Dynamo constant-folds while tracing, without a guard: their value
+    #: must not change during the process. Default: none.
+    dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
+    #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the folded value
+    #: and recompiles when it changes (like `torch.cuda.current_device`).
+    #: Default: none.
+    dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
 
 
 class DeviceGuard:
@@ -256,6 +433,36 @@ class CudaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.cuda.memory_allocated)
     is_bf16_supported = staticmethod(torch.cuda.is_bf16_supported)  # type: ignore[arg-type]
 
+    # The torch.cuda entries of Dynamo's in-graph classes and constant-fold
+    # lists in torch 2.13.
+    dynamo_tensor_classes = (
+        torch.cuda.FloatTensor,  # type: ignore[attr-defined]
+        torch.cuda.DoubleTensor,  # type: ignore[attr-defined]
+        torch.cuda.HalfTensor,  # type: ignore[attr-defined]
+        torch.cuda.BFloat16Tensor,  # type: ignore[attr-defined]
+        torch.cuda.ByteTensor,  # type: ignore[attr-defined]
+        torch.cuda.CharTensor,  # type: ignore[attr-defined]
+        torch.cuda.IntTensor,  # type: ignore[attr-defined]
+        torch.cuda.ShortTensor,  # type: ignore[attr-defined]
+        torch.cuda.LongTensor,  # type: ignore[attr-defined]
+    )
+    dynamo_constant_fold_fns = (
+        torch.cuda.get_device_properties,
+        torch.cuda.is_available,
+    )
+    dynamo_constant_fold_fns_need_guards = (
+        torch.cuda.current_device,
+        torch.cuda.is_initialized,
+    )
+
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        return "CUDA_VISIBLE_DEVICES"
+
     # Can be mock patched by @patch decorator.
     @staticmethod
     def is_available() -> bool:
@@ -278,6 +485,7 @@ class CudaInterface(DeviceInterface):
 
     @staticmethod
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
+        from torch._dynamo.exc import TritonUnavailableError
         from torch._inductor.exc import GPUTooOldForTriton
 
         if not CudaInterface.is_triton_capable(device):
@@ -288,9 +496,9 @@ class CudaInterface(DeviceInterface):
 
         if torch.version.hip is not None:
             if "amd" not in triton.backends.backends:
-                raise RuntimeError("triton not built with the 'amd' backend")
+                raise TritonUnavailableError("triton not built with the 'amd' backend")
         elif "nvidia" not in triton.backends.backends:
-            raise RuntimeError("triton not built with the 'nvidia' backend")
+            raise TritonUnavailableError("triton not built with the 'nvidia' backend")
 
 
 get_mtia_stream: Callable[[int], int] | None
@@ -355,6 +563,25 @@ class MtiaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.mtia.memory_allocated)  # type: ignore[assignment]
     is_bf16_supported = staticmethod(torch.mtia.is_bf16_supported)  # type: ignore[arg-type]
 
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
+        # every GPU-class device; kept so that MTIA behaves as before.
+        return "CUDA_VISIBLE_DEVICES"
+
+    @classmethod
+    def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
+        props = cls.get_device_properties(device)
+        try:
+            return props.multi_processor_count
+        except AttributeError:
+            # What torch 2.13's DeviceProperties.create assumed for MTIA.
+            return 64
+
     # Can be mock patched by @patch decorator.
     @staticmethod
     def is_available() -> bool:
@@ -374,8 +601,10 @@ class MtiaInterface(DeviceInterface):
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
         import triton.backends
 
+        from torch._dynamo.exc import TritonUnavailableError
+
         if "mtia" not in triton.backends.backends:
-            raise RuntimeError("triton not built with the 'mtia' backend")
+            raise TritonUnavailableError("triton not built with the 'mtia' backend")
 
 
 get_xpu_stream: Callable[[int], int] | None
@@ -439,6 +668,35 @@ class XpuInterface(DeviceInterface):
     maybe_exchange_device = staticmethod(torch.xpu._maybe_exchange_device)  # type: ignore[arg-type, has-type]
     memory_allocated = staticmethod(torch.xpu.memory_allocated)
 
+    # The torch.xpu entries of Dynamo's constant-fold lists in torch 2.13.
+    dynamo_constant_fold_fns = (
+        torch.xpu.get_device_properties,
+        torch.xpu.is_available,
+    )
+    dynamo_constant_fold_fns_need_guards = (
+        torch.xpu.current_device,
+        torch.xpu.is_initialized,
+    )
+
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
+        # every GPU-class device; kept so that XPU behaves as before.
+        return "CUDA_VISIBLE_DEVICES"
+
+    @classmethod
+    def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
+        props = cls.get_device_properties(device)
+        try:
+            return props.multi_processor_count
+        except AttributeError:
+            # What torch 2.13's DeviceProperties.create used for XPU.
+            return props.gpu_subslice_count
+
     # Can be mock patched by @patch decorator.
     @staticmethod
     def is_available() -> bool:
@@ -461,8 +719,10 @@ class XpuInterface(DeviceInterface):
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
         import triton.backends
 
+        from torch._dynamo.exc import TritonUnavailableError
+
         if "intel" not in triton.backends.backends:
-            raise RuntimeError("triton not built with the 'intel' backend")
+            raise TritonUnavailableError("triton not built with the 'intel' backend")
 
 
 @dataclass
@@ -498,6 +758,14 @@ class CpuInterface(DeviceInterface):
         return True
 
     @staticmethod
+    def is_gpu() -> bool:
+        return False
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        return None
+
+    @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:
         return True
 
@@ -525,8 +793,10 @@ class CpuInterface(DeviceInterface):
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
         import triton.backends
 
+        from torch._dynamo.exc import TritonUnavailableError
+
         if "cpu" not in triton.backends.backends:
-            raise RuntimeError("triton not built with the 'cpu' backend")
+            raise TritonUnavailableError("triton not built with the 'cpu' backend")
 
 
 class MpsInterface(DeviceInterface):
@@ -545,6 +815,16 @@ class MpsInterface(DeviceInterface):
     @staticmethod
     def is_available() -> bool:
         return torch.backends.mps.is_available()
+
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
+        # every GPU-class device; kept so that MPS behaves as before.
+        return "CUDA_VISIBLE_DEVICES"
 
     @staticmethod
     def current_device() -> int:
@@ -593,6 +873,14 @@ class TpuInterface(DeviceInterface):
         return has_torch_tpu()
 
     @staticmethod
+    def is_gpu() -> bool:
+        return False
+
+    @staticmethod
+    def visible_devices_env() -> str | None:
+        return None
+
+    @staticmethod
     def current_device() -> int:
         return 0
 
@@ -613,50 +901,527 @@ class TpuInterface(DeviceInterface):
             return 0
 
 
+# The device types whose interfaces torch registers itself, in init_device_reg();
+# nobody else may register an interface for them.
+_BUILTIN_DEVICE_INIT_LIST: tuple[str, ...] = (
+    "cuda",
+    "xpu",
+    "cpu",
+    "mps",
+    "mtia",
+    "meta",
+    "tpu",
+)
+
 device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
+
+# Protects device_interfaces and the state below against concurrent
+# initialisation, registration and PrivateUse1 discovery.  Re-entrant, since
+# discovery imports backend code that may register or look up interfaces.
+_device_registry_lock = threading.RLock()
+# True while init_device_reg() registers the built-in interfaces.
+_registering_builtins = False
+# Incremented by every change of the registry, see _notify_registry_change().
+_registry_generation: int = 0
+_registry_change_callbacks: list[Callable[[], None]] = []
+# (PrivateUse1 name, registry generation, torch.<name> module) of the last
+# discovery attempt: lookups retry discovery only when one of them changed.
+_privateuse1_discovery_key: tuple[str, int, Any] | None = None
+# True while discovery runs (in the thread holding the lock).
+_privateuse1_discovering = False
+# Failures already reported, so that each is reported once per process.
+_discovery_warned: set[tuple[str, str]] = set()
+_safe_probe_warned: set[tuple[Any, str]] = set()
+
+
+def _register_registry_change_callback(
+    callback: Callable[[], None],
+) -> Callable[[], None]:
+    """
+    Calls `callback()` after every change of the device interface registry:
+    each registration (explicit, PrivateUse1, discovered) and each
+    `init_device_reg()`. Returns `callback`, so it can be used as a decorator.
+
+    Whatever is derived from the registry subscribes and drops or refreshes its
+    derived state here, instead of keeping a snapshot. Callbacks run in the
+    registering thread with the registry lock held: they may read the registry,
+    but must be cheap and must not wait for other threads. Reading it may run
+    PrivateUse1 discovery and so deliver a nested notification: a callback must
+    tolerate being re-entered.
+    """
+    with _device_registry_lock:
+        if callback not in _registry_change_callbacks:
+            _registry_change_callbacks.append(callback)
+    return callback
+
+
+def _notify_registry_change() -> None:
+    """
+    Records a change of the registry: increments `_registry_generation`, then
+    calls every callback subscribed with `_register_registry_change_callback()`.
+    A callback that raises is logged; the others still run.
+    """
+    global _registry_generation
+    with _device_registry_lock:
+        _registry_generation += 1
+        for callback in list(_registry_change_callbacks):
+            try:
+                callback()
+            except Exception:
+                log.warning(
+                    "Device registry change callback %s failed",
+                    getattr(callback, "__qualname__", callback),
+                    exc_info=True,
+                )
+
+
+def _device_type(device: str | torch.device) -> str:
+    """The type of `device`: "acc" for "acc", "acc:1" or torch.device("acc", 1)."""
+    if isinstance(device, torch.device):
+        return device.type
+    return device.partition(":")[0]
+
+
+def _check_device_interface(device: str, device_interface: Any) -> None:
+    if not (
+        isinstance(device_interface, type)
+        and issubclass(device_interface, DeviceInterface)
+    ):
+        raise TypeError(
+            f"Cannot register {device_interface!r} for device '{device}': a device "
+            "interface must be a subclass of "
+            "torch._dynamo.device_interface.DeviceInterface"
+        )
 
 
 def register_interface_for_device(
     device: str | torch.device, device_interface: type[DeviceInterface]
 ) -> None:
+    """
+    Registers `device_interface` for `device`: a `torch.device` under its type,
+    a string as given (so "<type>:<index>" aliases can be registered too).
+
+    Raises `TypeError` if `device_interface` is not a `DeviceInterface`
+    subclass, and `ValueError` for a built-in device type
+    (`_BUILTIN_DEVICE_INIT_LIST`): an out-of-tree backend renames PrivateUse1
+    and calls `register_interface_for_device_PrivateUse1()`.
+
+    Registration may happen at any time, also after `torch._inductor` was
+    imported or after a first compile: it notifies every cache derived from the
+    registry (upstream requires registering before `torch._inductor.utils` is
+    imported).
+    """
     if isinstance(device, torch.device):
         device = device.type
-    device_interfaces[device] = device_interface
+    if not isinstance(device, str):
+        raise TypeError(
+            f"Cannot register {device_interface!r} for device {device!r}: the "
+            "device must be a str or a torch.device"
+        )
+    _check_device_interface(device, device_interface)
+    with _device_registry_lock:
+        builtin = _registering_builtins
+        if not builtin and _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
+            raise ValueError(
+                f"Cannot register {device_interface.__name__} for device "
+                f"'{device}': '{_device_type(device)}' is a built-in device type, "
+                "whose interface torch registers itself. An out-of-tree backend "
+                "renames PrivateUse1 with torch.utils.rename_privateuse1_backend() "
+                "and registers its interface with torch._dynamo.device_interface."
+                "register_interface_for_device_PrivateUse1()."
+            )
+        device_interfaces[device] = device_interface
+        if not builtin:
+            _notify_registry_change()
+
+
+def _privateuse1_names(name: str, device_interface: type[DeviceInterface]) -> list[str]:
+    """`name` and "<name>:<i>" for each device; raises RuntimeError if the
+    interface cannot count its devices."""
+    try:
+        count = device_interface.device_count()
+    except Exception as err:
+        raise RuntimeError(
+            f"Cannot register {device_interface.__name__} for the PrivateUse1 "
+            f"device '{name}': {device_interface.__name__}.device_count() raised "
+            f"{type(err).__name__}: {err}. Nothing was registered; implement "
+            "device_count() so that it works before registering."
+        ) from err
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise RuntimeError(
+            f"Cannot register {device_interface.__name__} for the PrivateUse1 "
+            f"device '{name}': {device_interface.__name__}.device_count() "
+            f"returned {count!r}, expected a non-negative int. Nothing was "
+            "registered."
+        )
+    return [name] + [f"{name}:{i}" for i in range(count)]
+
+
+def _register_privateuse1(
+    name: str, names: list[str], device_interface: type[DeviceInterface]
+) -> None:
+    with _device_registry_lock:
+        # Replace the aliases of an earlier registration (it may have counted
+        # more devices); a lookup never finds the name missing meanwhile.
+        stale = [
+            key
+            for key in device_interfaces
+            if key.startswith(f"{name}:") and key not in names
+        ]
+        device_interfaces.update(dict.fromkeys(names, device_interface))
+        for key in stale:
+            del device_interfaces[key]
+        _notify_registry_change()
+
+
+def register_interface_for_device_PrivateUse1(
+    device_interface: type[DeviceInterface],
+) -> None:
+    """
+    Registers `device_interface` for the PrivateUse1 backend under its current
+    name (`torch._C._get_privateuse1_backend_name()`, see
+    `torch.utils.rename_privateuse1_backend`) and under "<name>:<i>" for each
+    of its `device_interface.device_count()` devices.
+
+    Raises `TypeError` if `device_interface` is not a `DeviceInterface`
+    subclass, and `RuntimeError`, registering nothing, if its `device_count()`
+    fails. An explicit registration takes precedence over lazy discovery
+    (the `get_device_interface()` hook of the device module and the
+    `torch_<name>._dynamo.device_interface` module). Like every registration,
+    it may happen at any time.
+    """
+    name = torch._C._get_privateuse1_backend_name()
+    _check_device_interface(name, device_interface)
+    names = _privateuse1_names(name, device_interface)
+    _register_privateuse1(name, names, device_interface)
+
+
+def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
+    key = (source, problem)
+    if key in _discovery_warned:
+        return
+    _discovery_warned.add(key)
+    warnings.warn(
+        f"Skipping {source} while looking for the DeviceInterface of the "
+        f"PrivateUse1 device '{name}': {problem}. Fix it, or register the "
+        "interface with torch._dynamo.device_interface."
+        "register_interface_for_device_PrivateUse1().",
+        stacklevel=2,
+    )
+
+
+def _interface_from_device_module_hook(
+    name: str, device_module: Any
+) -> tuple[type[DeviceInterface], str] | None:
+    if device_module is None:
+        return None
+    source = f"torch.{name}.get_device_interface()"
+    try:
+        hook = getattr(device_module, "get_device_interface", None)
+        if hook is None:
+            return None
+        device_interface = hook()
+    except Exception as err:
+        _warn_discovery_failure(name, source, f"{type(err).__name__}: {err}")
+        return None
+    if name in device_interfaces:
+        # The hook registered the interface explicitly.
+        return None
+    if not (
+        isinstance(device_interface, type)
+        and issubclass(device_interface, DeviceInterface)
+    ):
+        _warn_discovery_failure(
+            name,
+            source,
+            f"it returned {device_interface!r}, expected a subclass of "
+            "torch._dynamo.device_interface.DeviceInterface",
+        )
+        return None
+    return device_interface, source
+
+
+def _interface_from_convention_module(
+    name: str,
+) -> tuple[type[DeviceInterface], str] | None:
+    module_name = f"torch_{name}._dynamo.device_interface"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        # Absent (the module or one of its parents does not exist) is silent;
+        # a missing import inside the backend's code is a failure.
+        if err.name is not None and (
+            module_name == err.name or module_name.startswith(err.name + ".")
+        ):
+            return None
+        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
+        return None
+    except Exception as err:
+        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
+        return None
+    if name in device_interfaces:
+        # The module registered the interface explicitly.
+        return None
+    source = f"{module_name}.DeviceInterface"
+    cls = getattr(module, "DeviceInterface", None)
+    if not isinstance(cls, type):
+        _warn_discovery_failure(name, source, f"it is {cls!r}, expected a class")
+        return None
+    if issubclass(cls, DeviceInterface):
+        return cls, source
+    # The class need not inherit from DeviceInterface (so that the backend never
+    # imports torch._dynamo); adopt it, so that every default applies.
+    try:
+        adopted = type(
+            cls.__name__, (cls, DeviceInterface), {"__module__": cls.__module__}
+        )
+    except TypeError as err:
+        _warn_discovery_failure(
+            name, source, f"it cannot be combined with DeviceInterface: {err}"
+        )
+        return None
+    return adopted, source
+
+
+def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
+    """
+    Finds and registers the interface of the PrivateUse1 device `name` that
+    was not registered explicitly. Sources, in order of precedence:
+
+    1. the hook `torch.<name>.get_device_interface()` of the device module,
+       returning a `DeviceInterface` subclass;
+    2. the module `torch_<name>._dynamo.device_interface`, whose attribute
+       `DeviceInterface` is a class. It need not inherit from any torch class
+       (so that the backend's package never imports `torch._dynamo`): it is
+       adopted into a generated `DeviceInterface` subclass, so every default
+       applies.
+
+    The first that works is registered as by
+    `register_interface_for_device_PrivateUse1()`. An absent source (no hook;
+    no `torch_<name>`, `torch_<name>._dynamo` or
+    `torch_<name>._dynamo.device_interface` module) is skipped silently. A
+    broken one (the hook raises or returns something else; the module raises
+    on import or its `DeviceInterface` is not a class; `device_count()` fails)
+    is skipped with one warning. Called with the registry lock held.
+    """
+    sources: tuple[Callable[[], tuple[type[DeviceInterface], str] | None], ...] = (
+        lambda: _interface_from_device_module_hook(name, device_module),
+        lambda: _interface_from_convention_module(name),
+    )
+    for find in sources:
+        found = find()
+        if name in device_interfaces:
+            # Registered explicitly by the backend's code that was run.
+            return
+        if found is None:
+            continue
+        device_interface, source = found
+        try:
+            names = _privateuse1_names(name, device_interface)
+        except RuntimeError as err:
+            _warn_discovery_failure(name, source, str(err))
+            continue
+        _register_privateuse1(name, names, device_interface)
+        return
+
+
+def _maybe_discover_privateuse1_interface() -> None:
+    """
+    Runs PrivateUse1 discovery if the backend was renamed and has no interface
+    yet, at most once per (backend name, registry generation, `torch.<name>`
+    module), so that lookups do not retry an import on every call.
+    """
+    global _privateuse1_discovery_key, _privateuse1_discovering
+    name = torch._C._get_privateuse1_backend_name()
+    if name == "privateuseone" or name in device_interfaces:
+        return
+    device_module = getattr(torch, name, None)
+    if _privateuse1_discovery_key == (name, _registry_generation, device_module):
+        return
+    # Another thread that is discovering holds the lock: wait for its result.
+    with _device_registry_lock:
+        if _privateuse1_discovering:
+            # Re-entered from the backend code that discovery runs.
+            return
+        key = (name, _registry_generation, device_module)
+        if name in device_interfaces or _privateuse1_discovery_key == key:
+            return
+        _privateuse1_discovering = True
+        try:
+            _discover_privateuse1_interface(name, device_module)
+        finally:
+            _privateuse1_discovering = False
+        # Recorded when done, so that lookups in other threads wait meanwhile.
+        _privateuse1_discovery_key = key
+
+
+def _lazy_init_device_reg() -> None:
+    if not _device_initialized:
+        with _device_registry_lock:
+            if not _device_initialized:
+                init_device_reg()
 
 
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
+    """
+    Returns the interface registered for `device` (a `torch.device`, a device
+    type, or "<type>:<index>"). For an out-of-tree type, an index that has no
+    alias of its own resolves to its type, where upstream raises; built-in
+    names answer exactly as in 2.13 (their registered aliases only). The
+    PrivateUse1 device's interface is discovered lazily if it was not
+    registered (see `_discover_privateuse1_interface`). Raises
+    `NotImplementedError` for an unknown device.
+    """
     if isinstance(device, torch.device):
         device = device.type
-    if not _device_initialized:
-        init_device_reg()
+    _lazy_init_device_reg()
     if device in device_interfaces:
         return device_interfaces[device]
+    device_type = _device_type(device) if isinstance(device, str) else device
+    if device_type in _BUILTIN_DEVICE_INIT_LIST:
+        raise NotImplementedError(f"No interface for device {device}")
+    if device_type in device_interfaces:
+        return device_interfaces[device_type]
+    if device_type == torch._C._get_privateuse1_backend_name():
+        _maybe_discover_privateuse1_interface()
+        if device_type in device_interfaces:
+            return device_interfaces[device_type]
     raise NotImplementedError(f"No interface for device {device}")
 
 
 def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterface]]]:
-    if not _device_initialized:
-        init_device_reg()
+    """
+    Returns a live view of the registry: (name, interface) for every device
+    type and "<type>:<index>" alias, after running pending PrivateUse1
+    discovery.
+    """
+    _lazy_init_device_reg()
+    _maybe_discover_privateuse1_interface()
     return device_interfaces.items()
 
 
+def get_interface_for_device__PrivateUse1() -> Iterator[
+    tuple[str, type[DeviceInterface]]
+]:
+    """
+    Returns an iterator over (name, interface) of the registered out-of-tree
+    device types: no built-in types, no "<type>:<index>" aliases.
+    """
+    _lazy_init_device_reg()
+    _maybe_discover_privateuse1_interface()
+    return iter(
+        [
+            (name, device_interface)
+            for name, device_interface in list(device_interfaces.items())
+            if ":" not in name and name not in _BUILTIN_DEVICE_INIT_LIST
+        ]
+    )
+
+
 def init_device_reg() -> None:
-    global _device_initialized
-    register_interface_for_device("cuda", CudaInterface)
-    for i in range(torch.cuda.device_count()):
-        register_interface_for_device(f"cuda:{i}", CudaInterface)
+    """
+    Registers the built-in interfaces as torch 2.13 does (cuda, xpu and mtia
+    with a "<type>:<index>" alias per device, then cpu, mps and tpu), notifies
+    once, then runs PrivateUse1 discovery. Runs lazily on the first lookup.
+    """
+    global _device_initialized, _registering_builtins
+    with _device_registry_lock:
+        _registering_builtins = True
+        try:
+            register_interface_for_device("cuda", CudaInterface)
+            for i in range(torch.cuda.device_count()):
+                register_interface_for_device(f"cuda:{i}", CudaInterface)
 
-    register_interface_for_device("xpu", XpuInterface)
-    for i in range(torch.xpu.device_count()):
-        register_interface_for_device(f"xpu:{i}", XpuInterface)
+            register_interface_for_device("xpu", XpuInterface)
+            for i in range(torch.xpu.device_count()):
+                register_interface_for_device(f"xpu:{i}", XpuInterface)
 
-    register_interface_for_device("mtia", MtiaInterface)
-    for i in range(torch.mtia.device_count()):
-        register_interface_for_device(f"mtia:{i}", MtiaInterface)
+            register_interface_for_device("mtia", MtiaInterface)
+            for i in range(torch.mtia.device_count()):
+                register_interface_for_device(f"mtia:{i}", MtiaInterface)
 
-    register_interface_for_device("cpu", CpuInterface)
-    register_interface_for_device("mps", MpsInterface)
-    register_interface_for_device("tpu", TpuInterface)
+            register_interface_for_device("cpu", CpuInterface)
+            register_interface_for_device("mps", MpsInterface)
+            register_interface_for_device("tpu", TpuInterface)
+        finally:
+            _registering_builtins = False
 
-    _device_initialized = True
+        _device_initialized = True
+        _notify_registry_change()
+        _maybe_discover_privateuse1_interface()
+
+
+def _is_base_default(device_interface: Any, method: str) -> bool:
+    """Whether `device_interface.<method>` is DeviceInterface's own default."""
+    if not isinstance(device_interface, type):
+        return False
+    for klass in device_interface.__mro__:
+        if method in vars(klass):
+            return klass is DeviceInterface
+    return False
+
+
+def _safe_probe(
+    device_interface: Any,
+    method: str,
+    *args: Any,
+    default: Any = False,
+    **kwargs: Any,
+) -> Any:
+    """
+    Returns `device_interface.<method>(*args, **kwargs)` for a capability query
+    that must not fail (SPEC: probes are total), or `default` when the answer
+    is absent or broken.
+
+    A `NotImplementedError` from `DeviceInterface`'s own default means "absent"
+    and is silent. Any other exception (an override that raises, a missing
+    attribute) means "broken": logged once per (interface, method). When
+    `default` is a bool the method is a predicate; an answer that is not a
+    bool or an int is broken too, and an int answer is returned as a bool.
+    Upstream lets such errors propagate from some consumers and swallows them
+    in others.
+    """
+    try:
+        result = getattr(device_interface, method)(*args, **kwargs)
+    except Exception as err:
+        if not (
+            isinstance(err, NotImplementedError)
+            and _is_base_default(device_interface, method)
+        ):
+            _warn_broken_probe(
+                device_interface,
+                method,
+                f"raised {type(err).__name__}: {err}",
+                default,
+            )
+        return default
+    if isinstance(default, bool):
+        if not isinstance(result, int):
+            _warn_broken_probe(
+                device_interface, method, f"returned {result!r}, not a bool", default
+            )
+            return default
+        return bool(result)
+    return result
+
+
+def _warn_broken_probe(
+    device_interface: Any, method: str, problem: str, default: Any
+) -> None:
+    try:
+        key = (device_interface, method)
+        hash(key)
+    except TypeError:
+        key = (id(device_interface), method)
+    with _device_registry_lock:
+        if key in _safe_probe_warned:
+            return
+        _safe_probe_warned.add(key)
+    log.warning(
+        "%s.%s() %s; treating it as %r",
+        getattr(device_interface, "__name__", repr(device_interface)),
+        method,
+        problem,
+        default,
+    )

@@ -120,6 +120,18 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (2) ``current_device() -> int``
         Returns the index of a currently selected device.
 
+    Note(torch.compile): to make your device known to Dynamo and Inductor without importing
+    ``torch._dynamo`` when your package is imported, BackendModule may have the following API:
+
+    (1) ``get_device_interface() -> type[torch._dynamo.device_interface.DeviceInterface]``
+        Returns the device runtime interface of "foo"; called lazily, the first time Dynamo or
+        Inductor looks "foo" up.
+
+    Alternatively, ship a module ``torch_foo._dynamo.device_interface`` whose attribute
+    ``DeviceInterface`` is the interface class (it need not inherit from any torch class).
+    An explicit ``torch._dynamo.device_interface.register_interface_for_device_PrivateUse1()``
+    takes precedence over the hook, and the hook over the module.
+
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
 

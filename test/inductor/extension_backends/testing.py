@@ -37,9 +37,10 @@ class RegistrySnapshot:
     """Snapshot of the device registries of Dynamo and Inductor.
 
     ``restore()`` puts every registry back into the state it had when the
-    snapshot was taken (in place, so module-level aliases stay valid) and clears
-    the caches computed from them.  Registries that a later version of the
-    series adds are picked up by name when present.
+    snapshot was taken (in place, so module-level aliases stay valid), clears
+    the caches computed from them and sends a registry-change notification (the
+    generation counter is not rolled back).  Registries that a later version of
+    the series adds are picked up by name when present.
     """
 
     #: (module, attribute) of every dict registry.
@@ -54,13 +55,27 @@ class RegistrySnapshot:
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]
+    #: (module, attribute) of every set registry.
+    SETS = [
+        ("torch._dynamo.device_interface", "_discovery_warned"),
+        ("torch._dynamo.device_interface", "_safe_probe_warned"),
+    ]
     #: (module, attribute) of every module-level flag.
     FLAGS = [
         ("torch._dynamo.device_interface", "_device_initialized"),
         ("torch._inductor.codegen.common", "_device_op_overrides_initialized"),
     ]
+    #: (module, attribute) of every callback list.  Restoring drops the callbacks
+    #: a test subscribed, but keeps those of torch modules first imported during
+    #: the test (they subscribe once, at import, and would never again).
+    CALLBACKS = [
+        ("torch._dynamo.device_interface", "_registry_change_callbacks"),
+    ]
+    #: (module, function) called last by restore() to announce the change.
+    NOTIFY = ("torch._dynamo.device_interface", "_notify_registry_change")
     #: (module, attribute) of every function whose cache derives from a registry.
     CACHED = [
+        ("torch._inductor.codegen.common", "init_backend_registration"),
         ("torch._inductor.utils", "get_gpu_type"),
         ("torch._inductor.utils", "is_big_gpu"),
         ("torch._inductor.utils", "get_max_num_sms"),
@@ -69,13 +84,27 @@ class RegistrySnapshot:
     def __init__(self) -> None:
         import importlib
 
-        self._modules = {
-            name: importlib.import_module(name)
-            for name, _ in self.DICTS + self.LISTS + self.FLAGS + self.CACHED
-        }
+        from torch._dynamo.device_interface import get_registered_device_interfaces
+        from torch._inductor.codegen.common import (
+            get_device_op_overrides,
+            init_backend_registration,
+        )
+
+        # Snapshot the built-ins too: some register as a side effect of a
+        # one-time import, which a restore to an earlier state would lose.
+        get_registered_device_interfaces()
+        init_backend_registration()
+        get_device_op_overrides("cpu")
+        keys = (
+            self.DICTS + self.LISTS + self.SETS + self.FLAGS + self.CALLBACKS
+            + self.CACHED + [self.NOTIFY]
+        )
+        self._modules = {name: importlib.import_module(name) for name, _ in keys}
         self._dicts = {key: dict(self._get(key)) for key in self.DICTS}
         self._lists = {key: list(self._get(key)) for key in self.LISTS}
+        self._sets = {key: set(self._get(key)) for key in self.SETS}
         self._flags = {key: self._get(key) for key in self.FLAGS}
+        self._callbacks = {key: list(self._get(key)) for key in self.CALLBACKS}
 
     def _get(self, key: tuple[str, str]):
         module, attr = key
@@ -88,10 +117,26 @@ class RegistrySnapshot:
             live.update(saved)
         for key, saved in self._lists.items():
             self._get(key)[:] = saved
+        for key, saved in self._sets.items():
+            live = self._get(key)
+            live.clear()
+            live.update(saved)
         for (module, attr), saved in self._flags.items():
             setattr(self._modules[module], attr, saved)
+        for key, saved in self._callbacks.items():
+            live = self._get(key)
+            live[:] = [
+                callback
+                for callback in live
+                if callback in saved
+                or getattr(callback, "__module__", "").split(".")[0] == "torch"
+            ]
         for key in self.CACHED:
             self._get(key).cache_clear()
+        # The registry changed: every cache derived from it refreshes, and the
+        # generation moves on (it is never rolled back, so that no cache keyed by
+        # it can mistake the restored registry for a later state).
+        self._get(self.NOTIFY)()
 
     @classmethod
     def install(cls, testcase) -> RegistrySnapshot:
