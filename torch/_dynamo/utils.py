@@ -4838,6 +4838,10 @@ def build_checkpoint_variable(**options: Any) -> Any:
 
 
 def is_compile_supported(device_type: DeviceLikeType) -> Any:
+    from .device_interface import (
+        _BUILTIN_DEVICE_INIT_LIST,
+        get_interface_for_device__PrivateUse1,
+    )
     from .eval_frame import is_dynamo_supported
 
     type = torch.device(device_type).type
@@ -4846,6 +4850,18 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
         pass
     elif type in ["cuda", "xpu", "mtia"] and compile_supported:
         compile_supported = has_triton()
+    elif type not in _BUILTIN_DEVICE_INIT_LIST and compile_supported:
+        # An out-of-tree device compiles when it has registered (or can be
+        # discovered to have) both a device interface and an Inductor backend.
+        from torch._inductor.codegen.common import (
+            get_scheduling_for_device,
+            init_backend_registration,
+        )
+
+        init_backend_registration()
+        compile_supported = type in dict(
+            get_interface_for_device__PrivateUse1()
+        ) and (get_scheduling_for_device(type) is not None)
     else:
         compile_supported = False
     return compile_supported

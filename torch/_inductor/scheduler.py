@@ -50,6 +50,7 @@ import sympy
 import torch
 import torch._inductor.async_compile
 import torch.utils._pytree as pytree
+from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 from torch._dynamo.utils import counters, dynamo_timed
 from torch._inductor.autotune_process import use_pipelined_autotuning
 from torch._inductor.codecache import LambdaFuture, PyCodeCache
@@ -8495,7 +8496,11 @@ class Scheduler:
                 and (device_props := torch.cuda.get_device_properties(device)).major < 7
             ):
                 raise GPUTooOldForTriton(device_props, inspect.currentframe())
-            elif is_gpu(device.type) and not device.type == "mps":
+            elif is_gpu(device.type) and _safe_probe(
+                get_interface_for_device(device.type), "is_triton_capable", device
+            ):
+                # A GPU-class device whose kernels need Triton (not mps, nor an
+                # out-of-tree device whose Scheduling generates C++).
                 raise TritonMissing(inspect.currentframe())
 
         return device_scheduling(self)

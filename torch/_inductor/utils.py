@@ -98,7 +98,16 @@ if TYPE_CHECKING:
     from .scheduler import BaseSchedulerNode, SchedulerBuffer
 
 
-GPU_TYPES = ["cuda", "mps", "xpu", "mtia"]
+# The built-in GPU-class device types, in the order GPU_TYPES has always listed them.
+_BUILTIN_GPU_TYPES = ("cuda", "mps", "xpu", "mtia")
+
+# The GPU-class device types: those whose registered DeviceInterface says
+# ``is_gpu()``, built-ins first (in the order above), then out-of-tree types in
+# registration order.  It is a view of the device registry, refreshed in place
+# on every registration (so ``from torch._inductor.utils import GPU_TYPES``
+# stays current, also for late registrations); never mutate it, register a
+# DeviceInterface instead.
+GPU_TYPES = list(_BUILTIN_GPU_TYPES)
 T = TypeVar("T")
 
 
@@ -106,13 +115,41 @@ T = TypeVar("T")
 # when get_gpu_type is imported from dynamo
 @functools.cache
 def get_gpu_type() -> str:
-    avail_gpus = [x for x in GPU_TYPES if getattr(torch, x).is_available()]
-    assert len(avail_gpus) <= 1
-    gpu_type = "cuda" if len(avail_gpus) == 0 else avail_gpus.pop()
+    """
+    The GPU-class device type Inductor targets when a graph does not say.
+
+    No GPU-class device available: ``"cuda"``; exactly one: that one.  Several
+    (e.g. an out-of-tree accelerator next to CUDA): the current accelerator
+    (``torch.accelerator.current_accelerator()``) if it is one of them, else
+    ``"cuda"`` if available, else the first in sorted order; a warning names
+    the choice.  Cached, and invalidated whenever a device interface is
+    registered.
+    """
+    avail_gpus = [x for x in _gpu_types() if _device_is_available(x)]
+    if len(avail_gpus) <= 1:
+        return avail_gpus[0] if avail_gpus else "cuda"
+    accelerator = torch.accelerator.current_accelerator()
+    if accelerator is not None and accelerator.type in avail_gpus:
+        gpu_type = accelerator.type
+    elif "cuda" in avail_gpus:
+        gpu_type = "cuda"
+    else:
+        gpu_type = sorted(avail_gpus)[0]
+    log.warning(
+        "Several GPU-class devices are available (%s); Inductor uses %s where a "
+        "graph does not name its device",
+        ", ".join(avail_gpus),
+        gpu_type,
+    )
     return gpu_type
 
 
-from torch._dynamo.device_interface import get_interface_for_device
+from torch._dynamo.device_interface import (
+    _register_registry_change_callback,
+    _safe_probe,
+    get_interface_for_device,
+    get_registered_device_interfaces,
+)
 from torch._dynamo.utils import detect_fake_mode
 from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList
@@ -1960,9 +1997,7 @@ def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
 
 @functools.lru_cache
 def get_max_num_sms() -> int:
-    if torch.xpu.is_available():
-        return torch.xpu.get_device_properties().gpu_subslice_count
-    return torch.cuda.get_device_properties("cuda").multi_processor_count
+    return get_interface_for_device(get_gpu_type()).get_multi_processor_count()
 
 
 @functools.lru_cache
@@ -1987,7 +2022,7 @@ def is_nvidia_sm100_or_later() -> bool:
 def get_num_sms() -> int:
     """Handle experimental carveout if set otherwise return hardware SM count"""
     # TODO we need to properly guard on this global
-    if torch.xpu.is_available():
+    if get_gpu_type() != "cuda":  # the SM carveout is a CUDA setting
         return get_max_num_sms()
     carveout = torch._C._get_sm_carveout_experimental()
     return get_max_num_sms() - (carveout if carveout is not None else 0)
@@ -3558,7 +3593,50 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
     return name + "__original__"
 
 
+def _gpu_types() -> list[str]:
+    """A fresh scan of the device registry for GPU_TYPES (see there)."""
+    found = [
+        name
+        for name, interface in get_registered_device_interfaces()
+        if ":" not in name and _safe_probe(interface, "is_gpu")
+    ]
+    builtin = [name for name in _BUILTIN_GPU_TYPES if name in found]
+    return builtin + [name for name in found if name not in _BUILTIN_GPU_TYPES]
+
+
+def _device_is_available(device: str) -> bool:
+    """Whether ``device`` has a registered interface that says it is available;
+    a probe: False for unregistered devices and for interfaces that raise."""
+    try:
+        interface = get_interface_for_device(device)
+    except NotImplementedError:
+        return False
+    return _safe_probe(interface, "is_available")
+
+
+@_register_registry_change_callback
+def _on_device_registry_change() -> None:
+    # Everything derived from the device registry follows it.
+    GPU_TYPES[:] = _gpu_types()
+    get_gpu_type.cache_clear()
+    is_big_gpu.cache_clear()
+    get_max_num_sms.cache_clear()
+    DeviceProperties.create.cache_clear()
+
+
 def is_gpu(device: str | None) -> bool:
+    """
+    Whether Inductor treats the device type ``device`` as GPU-class: its
+    registered DeviceInterface says ``is_gpu()`` (cuda, mps, xpu and mtia, and
+    any out-of-tree device that opts in).
+    """
+    if device is None:
+        return False
+    if device in GPU_TYPES:
+        return True
+    # A PrivateUse1 interface may still be waiting for lazy discovery; looking
+    # at the registry runs it (at most once per registry change).
+    get_registered_device_interfaces()
     return device in GPU_TYPES
 
 
@@ -3643,7 +3721,13 @@ def is_triton_fp8_dtype_supported(
 
 
 def device_need_guard(device: str) -> bool:
-    return device != "mps" and is_gpu(device)  # TODO: MPS does not expose streams now
+    """
+    Whether generated code for ``device`` switches the current device around
+    kernels: GPU-class devices whose interface exposes streams (not mps).
+    """
+    return is_gpu(device) and _safe_probe(
+        get_interface_for_device(device), "exposes_streams"
+    )
 
 
 def needs_fallback_due_to_atomic_add_limitations(dtype: torch.dtype) -> bool:
@@ -4114,8 +4198,34 @@ def get_current_backend(device_type: str | None = None) -> str:
         return config.xpu_backend
     elif device_type == "tpu":
         return config.tpu_backend
-    else:
+    elif device_type in _BUILTIN_GPU_TYPES:
         return config.cuda_backend
+    else:
+        return _backend_of_registered_scheduling(device_type)
+
+
+def _backend_of_registered_scheduling(device_type: str) -> str:
+    """
+    The codegen backend of an out-of-tree device type, named after the
+    Scheduling it registered with ``register_backend_for_device``; devices
+    without one, or with a Scheduling of their own, keep ``config.cuda_backend``.
+    """
+    from .codegen.common import get_scheduling_for_device, init_backend_registration
+    from .codegen.cpp import CppScheduling
+    from .codegen.halide import HalideScheduling
+    from .codegen.triton import TritonScheduling
+
+    init_backend_registration()
+    scheduling = get_scheduling_for_device(device_type)
+    if isinstance(scheduling, type):
+        for base, backend in (
+            (TritonScheduling, "triton"),
+            (CppScheduling, "cpp"),
+            (HalideScheduling, "halide"),
+        ):
+            if issubclass(scheduling, base):
+                return backend
+    return config.cuda_backend
 
 
 def device_supports_fp64(device: torch.device | None) -> bool:

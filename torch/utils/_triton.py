@@ -1,8 +1,11 @@
 import functools
 import hashlib
+import logging
 import os
 from typing import Any
 
+
+log = logging.getLogger(__name__)
 
 _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT = "failed to map segment from shared object"
 
@@ -175,7 +178,22 @@ def has_triton_stable_tma_api() -> bool:
 
 
 @functools.cache
-def has_triton() -> bool:
+def has_triton(*, include_cpu: bool = True) -> bool:
+    """
+    Whether Triton can generate code for some available device.
+
+    Walks every registered device type (``get_registered_device_interfaces``,
+    so out-of-tree backends count): a type qualifies when its interface says
+    ``is_available()`` and ``is_triton_capable()``, and
+    ``raise_if_triton_unavailable()`` does not raise (``TritonUnavailableError``,
+    or the plain ``RuntimeError`` of interfaces written for torch 2.13, means
+    "not available").  An interface that fails otherwise counts as not capable
+    and is logged once; this probe never raises.  ``include_cpu=False`` leaves
+    the cpu Triton backend out.  The default keeps the torch 2.13 answer (cpu
+    included); upstream 2.15 excludes cpu by default.
+
+    Cached; registering a device interface clears the cache.
+    """
     if not has_triton_package():
         return False
 
@@ -184,34 +202,52 @@ def has_triton() -> bool:
     if triton_disable_device_detection:
         return False
 
-    from torch._dynamo.device_interface import get_interface_for_device
+    from torch._dynamo.device_interface import _register_registry_change_callback
 
-    def cuda_extra_check(device_interface: Any) -> bool:
-        return device_interface.Worker.get_device_properties().major >= 7
+    global _has_triton_follows_registry
+    if not _has_triton_follows_registry:
+        _register_registry_change_callback(has_triton.cache_clear)
+        _has_triton_follows_registry = True
 
-    def cpu_extra_check(device_interface: Any) -> bool:
-        import triton.backends
+    return _has_triton_capable_device(include_cpu=include_cpu)
 
-        return "cpu" in triton.backends.backends
 
-    def _return_true(device_interface: Any) -> bool:
+def _has_triton_capable_device(*, include_cpu: bool) -> bool:
+    """The device walk of ``has_triton``, given a Triton package."""
+    from torch._dynamo.device_interface import (
+        _safe_probe,
+        get_registered_device_interfaces,
+    )
+
+    for device, device_interface in list(get_registered_device_interfaces()):
+        if ":" in device or (device == "cpu" and not include_cpu):
+            continue
+        if not (
+            _safe_probe(device_interface, "is_available")
+            and _safe_probe(device_interface, "is_triton_capable")
+        ):
+            continue
+        try:
+            device_interface.raise_if_triton_unavailable()
+        except (RuntimeError, ImportError):  # incl. TritonUnavailableError
+            continue
+        except Exception as err:
+            if device_interface not in _broken_triton_probes:
+                _broken_triton_probes.add(device_interface)
+                log.warning(
+                    "%s.raise_if_triton_unavailable() raised %r instead of a "
+                    "RuntimeError; treating %s as not Triton-capable",
+                    device_interface.__name__,
+                    err,
+                    device,
+                )
+            continue
         return True
+    return False
 
-    triton_supported_devices = {
-        "cuda": cuda_extra_check,
-        "xpu": _return_true,
-        "cpu": cpu_extra_check,
-        "mtia": _return_true,
-    }
 
-    def is_device_compatible_with_triton() -> bool:
-        for device, extra_check in triton_supported_devices.items():
-            device_interface = get_interface_for_device(device)
-            if device_interface.is_available() and extra_check(device_interface):
-                return True
-        return False
-
-    return is_device_compatible_with_triton()
+_has_triton_follows_registry = False
+_broken_triton_probes: set[type] = set()
 
 
 @functools.cache

@@ -431,6 +431,17 @@ def register_backend_for_device(
 
 
 class BackendFeature(Enum):
+    """
+    Capabilities a backend declares instead of being named in a device list.
+
+    Codegen members describe what a device's ``Scheduling`` can generate; ask
+    for them with ``get_backend_features`` / ``has_backend_feature`` (or
+    ``V.graph.has_feature`` inside a graph).  Framework members describe the
+    device itself and come from its ``DeviceInterface.backend_features()``.
+    A feature absent from a backend's set is not supported by it.
+    """
+
+    # Codegen members (BaseScheduling.get_backend_features)
     FOREACH = auto()
     BUCKETIZE = auto()
     INPLACE_BUFFERS = auto()
@@ -441,6 +452,11 @@ class BackendFeature(Enum):
     PREFER_STORE_LOOP_ORDER = auto()
     TRITON_TEMPLATES = auto()
     REDUCE_TO_SINGLE_ELEMENT = auto()
+    # Framework members (DeviceInterface.backend_features)
+    # The device is GPU-class: Inductor treats it as it treats cuda (device
+    # guards when it exposes streams, GPU heuristics).  Declared iff
+    # DeviceInterface.is_gpu(); torch._inductor.utils.GPU_TYPES lists them.
+    GPU = auto()
 
 
 def get_backend_features(

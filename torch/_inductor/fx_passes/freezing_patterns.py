@@ -3,7 +3,7 @@ import functools
 
 import torch
 from torch._inductor.compile_fx import fake_tensor_prop
-from torch._inductor.utils import GPU_TYPES
+from torch._inductor.utils import _device_is_available, _gpu_types
 
 from ..._dynamo.utils import counters
 from .. import config
@@ -127,9 +127,7 @@ def addmm_patterns_init():
     addmm related patterns.
     To avoid duplication, also includes int8 WoQ GEMM pattern without bias.
     """
-    device = next(
-        (gpu for gpu in GPU_TYPES if getattr(torch, gpu).is_available()), "cpu"
-    )
+    device = next((gpu for gpu in _gpu_types() if _device_is_available(gpu)), "cpu")
     val = functools.partial(torch.empty, (10, 10), device=device, requires_grad=False)
     scale = functools.partial(torch.empty, (10,), device=device, requires_grad=False)
 

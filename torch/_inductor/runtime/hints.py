@@ -181,19 +181,10 @@ class DeviceProperties(typing.NamedTuple):
 
         device_interface = get_interface_for_device(device)
         props = device_interface.get_device_properties(device)
-        try:
-            multi_processor_count = props.multi_processor_count
-        except AttributeError:
-            if device_type == "xpu":
-                multi_processor_count = props.gpu_subslice_count
-            elif device_type == "mtia":
-                multi_processor_count = 64
-            else:
-                raise
         return cls(
             type=device_type,
             index=device.index,
-            multi_processor_count=multi_processor_count,
+            multi_processor_count=device_interface.get_multi_processor_count(device),
             cc=device_interface.get_compute_capability(device),
             major=getattr(props, "major", None),
             regs_per_multiprocessor=getattr(props, "regs_per_multiprocessor", None),
