@@ -665,7 +665,6 @@ class ExtensionBackendCompileTests(TestCase):
         device = f"{DEVICE}:{index}"
         return [torch.randn(4, 8, device=device) for _ in range(3)]
 
-    @xfail_until("IND-9", r"device extension_device nyi")
     def test_pointwise_python_wrapper(self):
         self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs())
 
@@ -673,12 +672,10 @@ class ExtensionBackendCompileTests(TestCase):
     def test_pointwise_cpp_wrapper(self):
         self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(), cpp_wrapper=True)
 
-    @xfail_until("IND-9", r"device extension_device nyi")
     def test_pointwise_on_second_device(self):
         out = self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(1))
         self.assertEqual(out.device.index, 1)
 
-    @xfail_until("IND-9", r"can't multiply sequence by non-int of type 'tuple'|nyi")
     def test_training_step(self):
         torch.manual_seed(0)
         model = torch.nn.Sequential(
@@ -697,29 +694,6 @@ class ExtensionBackendCompileTests(TestCase):
         self.assertEqual(actual.cpu(), expected.cpu())
         for p, q in zip(twin.parameters(), model.parameters()):
             self.assertEqual(p.grad.cpu(), q.grad.cpu())
-
-    @xfail_until("ID-1", r"AssertionError: False is not true")
-    def test_gpu_class_interface_is_gpu(self):
-        from torch._dynamo.device_interface import register_interface_for_device
-        from torch._inductor.utils import is_gpu
-
-        from extension_backends.cpp.extension_codegen_backend import (
-            ExtensionDeviceInterface,
-        )
-
-        class GpuClassInterface(ExtensionDeviceInterface):
-            @staticmethod
-            def is_gpu():
-                return True
-
-        register_interface_for_device(DEVICE, GpuClassInterface)
-        self.assertTrue(is_gpu(DEVICE))
-
-    @xfail_until("REG-1", r"ImportError: cannot import name 'register_interface_for_device_PrivateUse1'")
-    def test_register_interface_for_device_privateuse1(self):
-        from torch._dynamo.device_interface import (  # noqa: F401
-            register_interface_for_device_PrivateUse1,
-        )
 
     @xfail_until("DYN-3", r"Attempted to call function marked as skipped")
     def test_current_stream_in_fullgraph(self):

@@ -116,6 +116,7 @@ from .utils import (
     get_kernel_metadata,
     GPU_ALIGN_BYTES,
     ir_dataclass,
+    is_cpp_scheduled,
     is_dynamic,
     is_gpu,
     sympy_dot,
@@ -5545,8 +5546,10 @@ class ComputedBuffer(OperationBuffer):
             return newsizes, reindex, reindex1
 
         support_vars = index_vars + reduce_vars
+        device_type = get_device_type(self)
         should_merge_loops = (
-            not is_gpu(get_device_type(self)) or not config.loop_ordering_after_fusion
+            not (is_gpu(device_type) and not is_cpp_scheduled(device_type))
+            or not config.loop_ordering_after_fusion
         )
         iter_ranges, iter_reindex, _ = simplify_and_reorder(
             index_vars,

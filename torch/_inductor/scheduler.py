@@ -98,6 +98,7 @@ from .utils import (
     GraphPartitionMap,
     IndentedBuffer,
     is_collective,
+    is_cpp_scheduled,
     is_cudagraph_unsafe_op,
     is_gpu,
     is_multi_outputs_template,
@@ -1436,6 +1437,17 @@ class BaseSchedulerNode:
         device = self.get_device()
         return device is not None and device.type == "cpu"
 
+    def is_cpp_scheduled(self) -> bool:
+        """
+        True if the C++ backend (``CppScheduling``) generates this node's
+        kernel: every cpu node (whatever ``config.cpu_backend``, as the loop
+        reordering heuristics have always treated cpu), and the nodes of any
+        other device whose registered scheduling is a ``CppScheduling``, such
+        as an out-of-tree accelerator whose memory the host can address.
+        """
+        device = self.get_device()
+        return device is not None and is_cpp_scheduled(device.type)
+
     def is_gpu(self) -> bool:
         device = self.get_device()
         return device is not None and is_gpu(device.type)
@@ -2217,8 +2229,8 @@ class SchedulerNode(BaseSchedulerNode):
 
         # Don't normalize since normalization will merge loops which
         # makes it hard to decide new loop orders.
-        should_normalize = not config.loop_ordering_after_fusion or not is_gpu(
-            device.type
+        should_normalize = not config.loop_ordering_after_fusion or not (
+            is_gpu(device.type) and not is_cpp_scheduled(device.type)
         )
 
         if isinstance(self.node, ir.TemplateBuffer):
@@ -4965,7 +4977,8 @@ class Scheduler:
             # Even for CPU, if we are using the halide backend, we still need
             # the merge loops steps below
             if not isinstance(node, (SchedulerNode, FusedSchedulerNode)) or (
-                not node.is_gpu() and config.cpu_backend != "halide"
+                (not node.is_gpu() or node.is_cpp_scheduled())
+                and config.cpu_backend != "halide"
             ):
                 continue
             for snode in node.get_nodes():
@@ -6715,7 +6728,7 @@ class Scheduler:
         if not config.loop_index_inversion_in_fusion:
             return -1
 
-        if any(n.is_cpu() for n in [node1, node2]):
+        if any(n.is_cpp_scheduled() for n in [node1, node2]):
             return -1
 
         # Check for shared buffers between nodes
@@ -6852,7 +6865,7 @@ class Scheduler:
 
         # TODO Don't do loop reordering/reindexing for CPU for now.
         # Should debug more why it does not work for CPU codegen
-        if any(n.is_cpu() for n in [node1, node2]):
+        if any(n.is_cpp_scheduled() for n in [node1, node2]):
             return -1
 
         # in some rare case, a template can be passed in.
@@ -7004,7 +7017,7 @@ class Scheduler:
 
         # Keep this consistent with shared_data_after_reordering_loop(): CPU
         # reindexing is not validated yet.
-        if node1.is_cpu() or node2.is_cpu():
+        if node1.is_cpp_scheduled() or node2.is_cpp_scheduled():
             return False
 
         if node1.is_reduction() and not node2.is_reduction():
@@ -9543,6 +9556,9 @@ class Scheduler:
             # the same default device.
             assert self.current_device is not None
             if device_need_guard(self.current_device.type):
+                # Kernels a backend still batches (the C++ backend's) belong
+                # inside the guard they were scheduled under.
+                self.get_backend(self.current_device).flush()
                 # exit the outermost CUDA device guard. this is
                 # important for nested indentation codegen-ing.
                 V.graph.wrapper_code.codegen_device_guard_exit()

@@ -3720,6 +3720,25 @@ def is_triton_fp8_dtype_supported(
     return triton_dtype in supported_fp8_dtypes
 
 
+def is_cpp_scheduled(device_type: str) -> bool:
+    """
+    Whether Inductor's C++ backend (``CppScheduling``) generates the kernels of
+    ``device_type``: cpu (whatever ``config.cpu_backend``: the loop heuristics
+    have always treated cpu this way), and any device whose registered
+    Scheduling is a ``CppScheduling``, such as an out-of-tree accelerator whose
+    memory the host can address.  Loop ordering and fusion heuristics written
+    for "cpu" ask this instead, so they also serve such devices, GPU-class or
+    not.
+    """
+    if device_type == "cpu":
+        return True
+    from .codegen.common import get_scheduling_for_device
+    from .codegen.cpp import CppScheduling
+
+    scheduling = get_scheduling_for_device(device_type)
+    return isinstance(scheduling, type) and issubclass(scheduling, CppScheduling)
+
+
 def device_need_guard(device: str) -> bool:
     """
     Whether generated code for ``device`` switches the current device around

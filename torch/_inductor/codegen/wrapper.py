@@ -24,6 +24,7 @@ import torch
 import torch._ops
 import torch.utils._pytree as pytree
 from torch import dtype as torch_dtype
+from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._dynamo.utils import counters, dynamo_timed, get_debug_dir
 from torch._inductor.codegen.debug_utils import DebugPrinterManager
 from torch._inductor.codegen.multi_kernel import MultiKernelState
@@ -3491,13 +3492,7 @@ class PythonWrapperCodegen(CodeGen):
     ):
         device = device or V.graph.get_current_device_or_throw()
         if not triton and device.type not in ("cuda", "xpu"):
-            if device.type == "cpu":
-                self.writeline(self.wrap_kernel_call(kernel_name, call_args))
-            elif device.type == "mps":
-                # TODO: Fix me, MPS does not expose streams now
-                self.writeline(self.wrap_kernel_call(kernel_name, call_args))
-            else:
-                raise RuntimeError(f"device {device.type} nyi")
+            self.writeline(self.wrap_kernel_call(kernel_name, call_args))
             return
 
         call_args_str = self.prepare_triton_kernel_call(call_args)
@@ -3789,11 +3784,16 @@ class PythonWrapperCodegen(CodeGen):
             )
         # all other devices:
         else:
+            # An out-of-tree device names its index: no device guard need be
+            # around the allocation (one that is not GPU-class has none).
+            codegen_device = (
+                device.type if device.type in _BUILTIN_DEVICE_INIT_LIST else device
+            )
             out = (
                 f"{name} = empty_strided("
                 f"{codegen_allocation_shape_tuple}, "
                 f"{codegen_stride_tuple}, "
-                f"device='{device.type}', dtype={dtype})"
+                f"device='{codegen_device}', dtype={dtype})"
             )
         if codegen_shape_tuple != codegen_allocation_shape_tuple:
             # need an extra as_strided call

@@ -1,8 +1,8 @@
 """The compile side of ``extension_device``: what a vendor package registers so
 that ``torch.compile`` knows its device.
 
-Everything here goes through public registration calls of torch 2.13.0
-(``register_interface_for_device``, ``register_backend_for_device``,
+Everything here goes through public registration calls
+(``register_interface_for_device_PrivateUse1``, ``register_backend_for_device``,
 ``register_device_op_overrides``) and classes of our own; nothing assigns to a
 torch module attribute.  The device's memory lives in host RAM, so Inductor's
 C++ scheduling (``CppScheduling``) generates its kernels, exactly as a
@@ -15,7 +15,10 @@ eager side (``extension_backends.extension_device``) does not.
 from __future__ import annotations
 
 import torch
-from torch._dynamo.device_interface import DeviceInterface, register_interface_for_device
+from torch._dynamo.device_interface import (
+    DeviceInterface,
+    register_interface_for_device_PrivateUse1,
+)
 from torch._inductor.codegen.common import (
     DeviceOpOverrides,
     register_backend_for_device,
@@ -104,9 +107,14 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
         return "void*"
 
 
-def register_compile_backend(name: str) -> None:
+def register_compile_backend(
+    name: str, interface: type[DeviceInterface] = ExtensionDeviceInterface
+) -> None:
     """Register the device ``name`` (the renamed PrivateUse1) with Dynamo and
-    Inductor, through the public calls torch 2.13.0 offers."""
-    register_interface_for_device(name, ExtensionDeviceInterface)
+    Inductor through public calls; ``interface`` lets tests register variants
+    (e.g. a GPU-class one)."""
+    if name != torch._C._get_privateuse1_backend_name():
+        raise ValueError(f"PrivateUse1 is not named {name!r}; call register({name!r}) first")
+    register_interface_for_device_PrivateUse1(interface)
     register_backend_for_device(name, CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
