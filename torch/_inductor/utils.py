@@ -145,6 +145,7 @@ def get_gpu_type() -> str:
 
 
 from torch._dynamo.device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
     _register_registry_change_callback,
     _safe_probe,
     get_interface_for_device,
@@ -3618,6 +3619,7 @@ def _device_is_available(device: str) -> bool:
 def _on_device_registry_change() -> None:
     # Everything derived from the device registry follows it.
     GPU_TYPES[:] = _gpu_types()
+    _device_need_guard.cache_clear()
     get_gpu_type.cache_clear()
     is_big_gpu.cache_clear()
     get_max_num_sms.cache_clear()
@@ -3630,10 +3632,10 @@ def is_gpu(device: str | None) -> bool:
     registered DeviceInterface says ``is_gpu()`` (cuda, mps, xpu and mtia, and
     any out-of-tree device that opts in).
     """
-    if device is None:
-        return False
     if device in GPU_TYPES:
         return True
+    if device is None or device in _BUILTIN_DEVICE_INIT_LIST:
+        return False
     # A PrivateUse1 interface may still be waiting for lazy discovery; looking
     # at the registry runs it (at most once per registry change).
     get_registered_device_interfaces()
@@ -3744,9 +3746,13 @@ def device_need_guard(device: str) -> bool:
     Whether generated code for ``device`` switches the current device around
     kernels: GPU-class devices whose interface exposes streams (not mps).
     """
-    return is_gpu(device) and _safe_probe(
-        get_interface_for_device(device), "exposes_streams"
-    )
+    return is_gpu(device) and _device_need_guard(device)
+
+
+@functools.cache
+def _device_need_guard(device: str) -> bool:
+    # Cleared on every registry change.
+    return _safe_probe(get_interface_for_device(device), "exposes_streams")
 
 
 def needs_fallback_due_to_atomic_add_limitations(dtype: torch.dtype) -> bool:
