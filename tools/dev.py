@@ -41,13 +41,20 @@ def run_env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(BUILD / "inductor-cache"))
     env.setdefault("EXTENSION_DEVICE_BUILD_DIR", str(BUILD / "extension_device"))
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     return env
 
 
 def project_python() -> Path:
     python = envs.ensure_env(envs.PROJECT_ENV)
-    report = series.overlay(series.locate_torch(str(python)))
+    inst = series.locate_torch(str(python))
+    report = series.overlay(inst)
+    # Byte-compile edited series files now, as an installed torch is, so that
+    # no process (a benchmark in particular) pays for compiling them.
+    subprocess.run(
+        [str(python), "-m", "compileall", "-q", *(str(inst.path(rel))
+         for rel in series.series_files() if rel.endswith(".py"))],
+        check=True,
+    )
     if report.linked or report.restored:
         envs._log(
             f"overlay: {len(report.linked)} linked, {len(report.restored)} restored, "
@@ -148,7 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-commit", action="store_true")
     p = sub.add_parser("export")
     p.add_argument("-o", "--output")
-    ns = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("test", "demo", "diff", "bench"):
+        # Everything after the command goes to the tool it runs, verbatim.
+        ns = argparse.Namespace(cmd=argv[0], args=argv[1:])
+    else:
+        ns = parser.parse_args(argv)
 
     try:
         if ns.cmd == "test":
