@@ -319,6 +319,19 @@ class DeviceOpOverrides:
     def import_get_raw_stream_as(self, name: str) -> str:
         raise NotImplementedError
 
+    def aten_device_type(self) -> str:
+        """
+        The ATen device type of this device in generated C++, in the form
+        ``"at::k<DeviceType>"`` (e.g. ``"at::kCUDA"``, ``"at::kPrivateUse1"``).
+        The C++ wrapper and AOTInductor read it through
+        ``torch._inductor.codegen.cpp_utils.device_to_aten``.
+
+        Default: not implemented.  ``device_to_aten`` then answers
+        ``"at::kPrivateUse1"`` for the PrivateUse1 backend (also when these
+        overrides inherit CPU's ``"at::kCPU"``) and raises for other devices.
+        """
+        raise NotImplementedError
+
     def set_device(self, device_idx: int) -> str:
         raise NotImplementedError
 
@@ -659,13 +672,13 @@ def _initialize_device_op_overrides():
         return
 
     from . import mps_device_op_overrides  # noqa: F401
-    from .cpu_device_op_overrides import CpuDeviceOpOverrides
+    from .cpu_device_op_overrides import NoOpDeviceOpOverrides
     from .cuda import device_op_overrides  # noqa: F401
     from .mtia import device_op_overrides as mtia_op_overrides  # noqa: F401
     from .xpu import device_op_overrides as xpu_op_overrides  # noqa: F401
 
     # TPU uses Pallas for codegen and only needs no-op overrides
-    register_device_op_overrides("tpu", CpuDeviceOpOverrides())
+    register_device_op_overrides("tpu", NoOpDeviceOpOverrides())
 
     _device_op_overrides_initialized = True
 

@@ -76,13 +76,58 @@ DTYPE_TO_ATEN = {
     torch.float8_e5m2fnuz: "at::kFloat8_e5m2fnuz",
 }
 
-DEVICE_TO_ATEN = {
-    "meta": "at::kMeta",
-    "cpu": "at::kCPU",
-    "cuda": "at::kCUDA",
-    "xpu": "at::kXPU",
-    "mps": "at::kMPS",
-}
+
+def device_to_aten(device_type: str) -> str:
+    """
+    The ATen device type (``"at::k<DeviceType>"``) of ``device_type`` in
+    generated C++.
+
+    ``meta`` has no ``DeviceOpOverrides`` and is answered here; every other
+    device answers through its registered ``DeviceOpOverrides.aten_device_type()``.
+    The PrivateUse1 backend defaults to ``"at::kPrivateUse1"``: also when its
+    overrides subclass ``CpuDeviceOpOverrides``, whose ``"at::kCPU"`` would be
+    wrong for it.  Raises ``RuntimeError`` for a device without overrides or
+    without an ATen device type (tpu and mtia have none), and ``ValueError``
+    for a value that does not name a c10 ``DeviceType``.
+    """
+    if device_type == "meta":
+        return "at::kMeta"
+    from .common import DeviceOpOverrides, get_device_op_overrides
+    from .cpu_device_op_overrides import CpuDeviceOpOverrides
+
+    try:
+        overrides = get_device_op_overrides(device_type)
+    except KeyError as err:
+        raise RuntimeError(
+            f"Device '{device_type}' has no DeviceOpOverrides, so its ATen device "
+            "type is unknown; register them with torch._inductor.codegen.common."
+            f"register_device_op_overrides('{device_type}', ...) and implement "
+            "aten_device_type()"
+        ) from err
+    implementation = type(overrides).aten_device_type
+    if device_type == torch._C._get_privateuse1_backend_name() and implementation in (
+        DeviceOpOverrides.aten_device_type,
+        CpuDeviceOpOverrides.aten_device_type,
+    ):
+        return "at::kPrivateUse1"
+    try:
+        aten_device_type = overrides.aten_device_type()
+    except NotImplementedError as err:
+        raise RuntimeError(
+            f"Device '{device_type}' has no ATen device type: "
+            f"{type(overrides).__name__}.aten_device_type() is not implemented"
+        ) from err
+    if not (
+        isinstance(aten_device_type, str)
+        and aten_device_type.startswith("at::k")
+        and aten_device_type[len("at::k") :] in torch.autograd.DeviceType.__members__
+    ):
+        raise ValueError(
+            f"{type(overrides).__name__}.aten_device_type() returned "
+            f"{aten_device_type!r} for device '{device_type}'; expected "
+            "'at::k<DeviceType>' naming a c10 DeviceType, e.g. 'at::kPrivateUse1'"
+        )
+    return aten_device_type
 
 LAYOUT_TO_ATEN = {
     torch.strided: "at::kStrided",

@@ -33,8 +33,8 @@ from .aoti_hipify_utils import maybe_hipify_code_wrapper
 from .common import get_device_op_overrides, IndentedBuffer, Kernel
 from .cpp_utils import (
     cexpr,
-    DEVICE_TO_ATEN,
     DEVICE_TO_INT,
+    device_to_aten,
     DTYPE_TO_ATEN,
     DTYPE_TO_CPP,
     LAYOUT_TO_ATEN,
@@ -2158,10 +2158,7 @@ class CppWrapperCpu(PythonWrapperCodegen):
             code.writeline(stmt)
 
     def codegen_device(self, device):
-        assert device.type in DEVICE_TO_ATEN, (
-            device.type + " not found in DEVICE_TO_ATEN"
-        )
-        device_str = DEVICE_TO_ATEN[device.type][5:].lower()  # remove "at::k"
+        device_str = device_to_aten(device.type)[5:].lower()  # remove "at::k"
         self.used_cached_devices.add(device_str)
         return f"cached_torch_device_type_{device_str}, {device.index if device.index else 0}"
 
@@ -3450,12 +3447,9 @@ if (!custom_op_wrapper) {
                     return codegen_ivalue(raw_arg, arg_type.getElementType())
 
                 if isinstance(raw_arg, torch.device):
-                    assert raw_arg.type in DEVICE_TO_ATEN, (
-                        raw_arg.type + " not found in DEVICE_TO_ATEN"
-                    )
                     return (
                         "c10::IValue(c10::Device("
-                        f"{DEVICE_TO_ATEN[raw_arg.type]}, "
+                        f"{device_to_aten(raw_arg.type)}, "
                         f"{raw_arg.index if raw_arg.index is not None else 0}))"
                     )
                 if isinstance(raw_arg, torch.dtype):

@@ -5,7 +5,13 @@ from textwrap import dedent
 from .common import DeviceOpOverrides, register_device_op_overrides
 
 
-class CpuDeviceOpOverrides(DeviceOpOverrides):
+class NoOpDeviceOpOverrides(DeviceOpOverrides):
+    """
+    Overrides for a device whose generated code needs no device management:
+    no streams, no device switching, no synchronization.  It states no device
+    identity (no ``aten_device_type``); see ``CpuDeviceOpOverrides``.
+    """
+
     def import_get_raw_stream_as(self, name: str) -> str:
         return dedent(
             """
@@ -25,6 +31,11 @@ class CpuDeviceOpOverrides(DeviceOpOverrides):
 
     def device_guard(self, device_idx: int) -> str:
         return "torch._ops.contextlib.nullcontext()"
+
+
+class CpuDeviceOpOverrides(NoOpDeviceOpOverrides):
+    def aten_device_type(self) -> str:
+        return "at::kCPU"
 
 
 register_device_op_overrides("cpu", CpuDeviceOpOverrides())

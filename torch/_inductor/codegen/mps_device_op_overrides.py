@@ -4,6 +4,9 @@ from .common import DeviceOpOverrides, register_device_op_overrides
 
 
 class MPSDeviceOpOverrides(DeviceOpOverrides):
+    def aten_device_type(self) -> str:
+        return "at::kMPS"
+
     def device_guard(self, device_idx: int) -> str:
         assert device_idx == 0
         return "torch._ops.contextlib.nullcontext()"

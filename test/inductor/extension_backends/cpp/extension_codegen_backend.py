@@ -106,6 +106,9 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
     def cpp_kernel_type(self) -> str:
         return "void*"
 
+    def aten_device_type(self) -> str:
+        return "at::kPrivateUse1"
+
 
 def register_compile_backend(
     name: str, interface: type[DeviceInterface] = ExtensionDeviceInterface

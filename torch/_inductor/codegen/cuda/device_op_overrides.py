@@ -11,6 +11,9 @@ from ..common import (
 
 
 class CUDADeviceOpOverrides(DeviceOpOverrides):
+    def aten_device_type(self) -> str:
+        return "at::kCUDA"
+
     """
     CUDA-specific codegen functions, see DeviceOpOverrides for details
     """

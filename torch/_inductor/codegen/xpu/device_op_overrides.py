@@ -8,6 +8,9 @@ from ..common import (
 
 
 class XPUDeviceOpOverrides(DeviceOpOverrides):
+    def aten_device_type(self) -> str:
+        return "at::kXPU"
+
     def import_get_raw_stream_as(self, name: str) -> str:
         return f"from torch._C import _xpu_getCurrentRawStream as {name}"
 
