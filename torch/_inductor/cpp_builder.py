@@ -19,7 +19,7 @@ import sysconfig
 import tempfile
 import textwrap
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from ctypes import cdll, wintypes
 from ctypes.util import find_library
 from pathlib import Path
@@ -1999,6 +1999,124 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
             lpaths.append(sdk_lib)
 
 
+_CppDeviceOptions = tuple[
+    list[str], list[str], list[str], list[str], list[str], list[str], list[str]
+]
+_CPP_DEVICE_OPTION_FIELDS = (
+    "definitions",
+    "include_dirs",
+    "cflags",
+    "ldflags",
+    "libraries_dirs",
+    "libraries",
+    "passthrough_args",
+)
+
+# Out-of-tree device type -> callback(device_type, aot_mode, compile_only)
+# returning its C++ build options (register_cpp_device_options).
+_cpp_device_options_registry: dict[str, Callable[[str, bool, bool], Any]] = {}
+
+
+def register_cpp_device_options(
+    device_type: str, callback: Callable[[str, bool, bool], Any]
+) -> None:
+    """
+    Registers the C++ build options of an out-of-tree device type.
+
+    ``callback(device_type, aot_mode, compile_only)`` has the signature of
+    :func:`get_cpp_torch_device_options` and returns the same 7-tuple of
+    ``list[str]``: ``(definitions, include_dirs, cflags, ldflags,
+    libraries_dirs, libraries, passthrough_args)``.  Its entries are added to
+    the options every device gets (torch's include and library paths); entries
+    already present are not repeated, so a callback may return complete
+    options.  It is called whenever Inductor builds C++ for the device, and an
+    exception it raises fails that build.
+
+    Takes precedence over ``DeviceOpOverrides.get_cpp_torch_device_options``
+    and ``DeviceInterface.get_cpp_device_options``.  Registering again for the
+    same device type warns and replaces the callback; built-in device types
+    cannot be registered.
+    """
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    if not isinstance(device_type, str) or device_type in _BUILTIN_DEVICE_INIT_LIST:
+        raise ValueError(
+            f"Cannot register C++ device options for {device_type!r}: expected the "
+            "name of an out-of-tree device type (the built-in ones have theirs)"
+        )
+    if not callable(callback):
+        raise TypeError(
+            f"Cannot register C++ device options for '{device_type}': "
+            f"{callback!r} is not callable"
+        )
+    if device_type in _cpp_device_options_registry:
+        warnings.warn(
+            f"C++ device options for '{device_type}' are already registered; "
+            "overwriting them",
+            stacklevel=2,
+        )
+    _cpp_device_options_registry[device_type] = callback
+
+
+def _out_of_tree_cpp_device_options(
+    device_type: str, aot_mode: bool, compile_only: bool
+) -> _CppDeviceOptions | None:
+    """
+    The C++ build options an out-of-tree device declares, from the first of:
+    a ``register_cpp_device_options`` callback, its
+    ``DeviceOpOverrides.get_cpp_torch_device_options(aot_mode, compile_only)``,
+    its ``DeviceInterface.get_cpp_device_options(aot_mode, compile_only)``;
+    None when none of them declares any.
+    """
+    from torch._dynamo.device_interface import get_interface_for_device
+
+    from .codegen.common import _initialize_device_op_overrides, device_op_overrides_dict
+
+    sources: list[Callable[[], Any]] = []
+    if callback := _cpp_device_options_registry.get(device_type):
+        sources.append(functools.partial(callback, device_type, aot_mode, compile_only))
+    _initialize_device_op_overrides()
+    if overrides := device_op_overrides_dict.get(device_type):
+        sources.append(
+            functools.partial(
+                overrides.get_cpp_torch_device_options, aot_mode, compile_only
+            )
+        )
+    try:
+        interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        interface = None
+    if interface is not None:
+        sources.append(
+            functools.partial(interface.get_cpp_device_options, aot_mode, compile_only)
+        )
+    for source in sources:
+        options = source()
+        if options is not None:
+            return _validate_cpp_device_options(device_type, source.func, options)
+    return None
+
+
+def _validate_cpp_device_options(
+    device_type: str, source: Any, options: Any
+) -> _CppDeviceOptions:
+    if not (
+        isinstance(options, (tuple, list))
+        and len(options) == len(_CPP_DEVICE_OPTION_FIELDS)
+        and all(
+            isinstance(entries, (list, tuple))
+            and all(isinstance(entry, str) for entry in entries)
+            for entries in options
+        )
+    ):
+        raise TypeError(
+            f"C++ device options for '{device_type}' from "
+            f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
+            f"lists of str ({', '.join(_CPP_DEVICE_OPTION_FIELDS)}), got {options!r}"
+        )
+    return tuple(list(entries) for entries in options)  # type: ignore[return-value]
+
+
 def get_cpp_torch_device_options(
     device_type: str,
     aot_mode: bool = False,
@@ -2081,6 +2199,27 @@ def get_cpp_torch_device_options(
 
     if device_type == "mps":
         definitions.append(" USE_MPS")
+
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    if device_type not in _BUILTIN_DEVICE_INIT_LIST and (
+        device_options := _out_of_tree_cpp_device_options(
+            device_type, aot_mode, compile_only
+        )
+    ):
+        for common, extra in zip(
+            (
+                definitions,
+                include_dirs,
+                cflags,
+                ldflags,
+                libraries_dirs,
+                libraries,
+                passthrough_args,
+            ),
+            device_options,
+        ):
+            common.extend(entry for entry in extra if entry not in common)
 
     if config.is_fbcode():
         include_dirs.append(build_paths.sdk_include)

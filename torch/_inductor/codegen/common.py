@@ -319,6 +319,20 @@ class DeviceOpOverrides:
     def import_get_raw_stream_as(self, name: str) -> str:
         raise NotImplementedError
 
+    def get_cpp_torch_device_options(
+        self, aot_mode: bool, compile_only: bool
+    ) -> tuple[list[str], ...] | None:
+        """
+        The C++ build options of this device, as the 7-tuple that
+        ``torch._inductor.cpp_builder.get_cpp_torch_device_options`` returns,
+        added to the options every device gets.  Consulted for out-of-tree
+        device types after a ``cpp_builder.register_cpp_device_options``
+        callback and before ``DeviceInterface.get_cpp_device_options``.
+
+        Default: None (no device-specific options).
+        """
+        return None
+
     def aten_device_type(self) -> str:
         """
         The ATen device type of this device in generated C++, in the form

@@ -1,0 +1,135 @@
+# Owner(s): ["module: inductor"]
+"""C++ build options of an out-of-tree device (SPEC IND-3).
+
+``get_cpp_torch_device_options`` takes a non-built-in device's options from a
+``register_cpp_device_options`` callback, else its
+``DeviceOpOverrides.get_cpp_torch_device_options``, else its
+``DeviceInterface.get_cpp_device_options``, added to the options every device
+gets.  Built-in devices are pinned to stock 2.13.0 by the differential harness.
+"""
+
+import sys
+import warnings
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+from torch._inductor import cpp_builder
+from torch._inductor.codegen.common import register_device_op_overrides
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    ExtensionDeviceOpOverrides,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+register(DEVICE)
+
+
+def options(definitions, libraries=()):
+    return ([*definitions], ["/opt/acc/include"], [], [], ["/opt/acc/lib"], [*libraries], [])
+
+
+class FromInterface(ExtensionDeviceInterface):
+    @staticmethod
+    def get_cpp_device_options(aot_mode, compile_only):
+        return options(["FROM_INTERFACE"])
+
+
+class FromOverrides(ExtensionDeviceOpOverrides):
+    def get_cpp_torch_device_options(self, aot_mode, compile_only):
+        return options([f"FROM_OVERRIDES_AOT_{int(aot_mode)}_{int(compile_only)}"])
+
+
+class CppDeviceOptionsTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        saved = dict(cpp_builder._cpp_device_options_registry)
+        self.addCleanup(cpp_builder._cpp_device_options_registry.update, saved)
+        self.addCleanup(cpp_builder._cpp_device_options_registry.clear)
+        self.generic = cpp_builder.get_cpp_torch_device_options(DEVICE)
+
+    def get(self, **kwargs):
+        return cpp_builder.get_cpp_torch_device_options(DEVICE, **kwargs)
+
+    def test_no_declaration_keeps_the_generic_options(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        self.assertEqual(self.get(), self.generic)
+        self.assertEqual(self.generic[0], [])  # no device macros, as in 2.13
+
+    def test_precedence(self):
+        register_interface_for_device_PrivateUse1(FromInterface)
+        self.assertEqual(self.get()[0], ["FROM_INTERFACE"])
+        register_device_op_overrides(DEVICE, FromOverrides(DEVICE))
+        self.assertEqual(self.get(aot_mode=True)[0], ["FROM_OVERRIDES_AOT_1_0"])
+        cpp_builder.register_cpp_device_options(
+            DEVICE, lambda device, aot, only: options([f"FROM_CALLBACK_{device}_{int(only)}"])
+        )
+        self.assertEqual(self.get(compile_only=True)[0], [f"FROM_CALLBACK_{DEVICE}_1"])
+
+    def test_merged_onto_generic_options_without_repeats(self):
+        generic = self.generic
+
+        def complete(device, aot_mode, compile_only):
+            # A callback in the style of seed 003 returns complete options.
+            return (["USE_ACC"], [*generic[1], "/opt/acc/include"], [], [],
+                    [*generic[4], "/opt/acc/lib"], ["acc_runtime"], [])
+
+        cpp_builder.register_cpp_device_options(DEVICE, complete)
+        got = self.get()
+        self.assertEqual(got[0], ["USE_ACC"])
+        self.assertEqual(got[1], [*generic[1], "/opt/acc/include"])
+        self.assertEqual(got[4], [*generic[4], "/opt/acc/lib"])
+        self.assertEqual(got[5], [*generic[5], "acc_runtime"])
+
+    def test_reaches_the_compiler_command_line(self):
+        cpp_builder.register_cpp_device_options(
+            DEVICE, lambda *args: options(["ACC_KERNEL_FLAVOUR=2"], ["acc_runtime"])
+        )
+        cmd = cpp_builder.CppBuilder(
+            name="k", sources="k.cpp",
+            BuildOption=cpp_builder.CppTorchDeviceOptions(device_type=DEVICE),
+        ).get_command_line()
+        for flag in ("-D ACC_KERNEL_FLAVOUR=2", "-I/opt/acc/include", "-L/opt/acc/lib", "-lacc_runtime"):
+            self.assertIn(flag, cmd)
+
+    def test_reregistration_warns_and_overwrites(self):
+        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["FIRST"]))
+        with self.assertWarnsRegex(
+            UserWarning, f"C\\+\\+ device options for '{DEVICE}' are already registered; overwriting"
+        ):
+            cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["SECOND"]))
+        self.assertEqual(self.get()[0], ["SECOND"])
+
+    def test_bad_registrations(self):
+        with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cuda'"):
+            cpp_builder.register_cpp_device_options("cuda", lambda *args: None)
+        with self.assertRaisesRegex(TypeError, f"for '{DEVICE}': 3 is not callable"):
+            cpp_builder.register_cpp_device_options(DEVICE, 3)
+
+    def test_wrong_shape_names_the_device(self):
+        for bad in ("USE_ACC", (["A"],) * 6, (["A"],) * 8, (["A"], "inc", [], [], [], [], []), ([1],) * 7):
+            cpp_builder._cpp_device_options_registry[DEVICE] = lambda *args, bad=bad: bad
+            with self.assertRaisesRegex(
+                TypeError,
+                f"C\\+\\+ device options for '{DEVICE}' from .* must be a 7-tuple of lists of str",
+            ):
+                self.get()
+
+    def test_callback_errors_propagate(self):
+        def broken(*args):
+            raise OSError("ACC_HOME is not set")
+
+        cpp_builder.register_cpp_device_options(DEVICE, broken)
+        with self.assertRaisesRegex(OSError, "ACC_HOME is not set"):
+            self.get()
+
+
+if __name__ == "__main__":
+    run_tests()
