@@ -222,6 +222,28 @@ def compare(stock: Mapping[str, Any], patched: Mapping[str, Any]) -> tuple[dict[
     return counts, diffs
 
 
+def _report_deliberate(diffs: list[Difference]) -> list[Difference]:
+    """Print the deliberate differences (tools/differential/deliberate.py) that
+    occurred exactly as declared; return every other difference, plus one for
+    each declared difference that did not occur."""
+    from tools.differential.deliberate import DELIBERATE
+
+    remaining = []
+    seen = set()
+    for d in diffs:
+        declared = DELIBERATE.get((d.section, d.name))
+        if declared is not None and (d.stock, d.patched) == declared[:2]:
+            seen.add((d.section, d.name))
+            print(f"differential: deliberate difference in {d.section}: {d.name}: {declared[2]}")
+        else:
+            remaining.append(d)
+    for (section, name), (stock, patched, reason) in DELIBERATE.items():
+        if (section, name) not in seen:
+            remaining.append(Difference(section, f"{name} (declared deliberate, did not occur)",
+                                        stock, patched))
+    return remaining
+
+
 def _render(v: Any) -> list[str]:
     if v is ABSENT:
         return ["<absent>"]
@@ -420,6 +442,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"answers {secs.get('answers', 0):.1f}s, code {secs.get('code', 0):.1f}s]"
             )
         counts, diffs = compare(stock, patched)
+        diffs = _report_deliberate(diffs)
         for d in diffs:
             print(format_difference(d, args.max_diff_lines))
         total = time.perf_counter() - t0
