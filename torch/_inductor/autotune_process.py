@@ -69,6 +69,26 @@ from .virtualized import V
 
 CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
 
+
+def get_visible_devices_env_var(gpu_type: str | None = None) -> str | None:
+    """
+    The environment variable that restricts which devices of type ``gpu_type``
+    (default: ``get_gpu_type()``) a process sees, from the device's
+    ``DeviceInterface.visible_devices_env()``: ``"CUDA_VISIBLE_DEVICES"`` for
+    cuda (and, as in torch 2.13, for the other in-tree GPU types).  None means
+    the device has no such variable: autotune subprocesses are not pinned and
+    the pool uses every device.  A probe: never raises.
+    """
+    from torch._dynamo.device_interface import _safe_probe
+
+    if gpu_type is None:
+        gpu_type = get_gpu_type()
+    try:
+        device_interface = get_interface_for_device(gpu_type)
+    except NotImplementedError:
+        return None
+    return _safe_probe(device_interface, "visible_devices_env", default=None)
+
 autotuning_log = getArtifactLogger(__name__, "autotuning")
 
 
@@ -89,7 +109,9 @@ class TuningProcess:
         autotuning_log.debug(
             "Started autotune subprocess %s. Visible devices: %s",
             os.getpid(),
-            os.environ.get(CUDA_VISIBLE_DEVICES),
+            os.environ.get(env_var)
+            if (env_var := get_visible_devices_env_var())
+            else "all (not pinned)",
         )
 
         def workloop():
@@ -160,8 +182,8 @@ class TuningProcess:
             if config.profile_bandwidth_with_do_bench_using_profiling
             else "0",
         }
-        if self.device is not None:
-            env[CUDA_VISIBLE_DEVICES] = str(self.device)
+        if self.device is not None and (env_var := get_visible_devices_env_var()):
+            env[env_var] = str(self.device)
         self.process = subprocess.Popen(
             cmd,
             env=env,
@@ -299,8 +321,9 @@ class TuningProcessPool:
         count = device_interface.device_count()
 
         # If the user specified the visible devices in the env, use those.
-        if CUDA_VISIBLE_DEVICES in os.environ:
-            devices = [int(d) for d in os.environ[CUDA_VISIBLE_DEVICES].split(",")]
+        env_var = get_visible_devices_env_var(gpu_type)
+        if env_var is not None and env_var in os.environ:
+            devices = [int(d) for d in os.environ[env_var].split(",")]
             assert len(devices) <= count
             return devices
 
@@ -558,8 +581,8 @@ class _TestBenchmarkRequest(BenchmarkRequest):
     def benchmark(
         self, *input_tensors: torch.Tensor, out: torch.Tensor | None = None
     ) -> float:
-        if self.device is not None:
-            assert os.environ.get(CUDA_VISIBLE_DEVICES, None) == str(self.device)
+        if self.device is not None and (env_var := get_visible_devices_env_var()):
+            assert os.environ.get(env_var, None) == str(self.device)
         if self.sleep:
             time.sleep(self.sleep)
         if self.exc:
