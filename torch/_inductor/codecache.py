@@ -48,7 +48,12 @@ import torch
 import torch._library.opaque_object as opaque_object
 import torch.distributed as dist
 from torch import SymInt, Tensor
-from torch._dynamo.device_interface import get_interface_for_device
+from torch._dynamo.device_interface import (
+    _register_registry_change_callback,
+    _safe_probe,
+    get_interface_for_device,
+    get_registered_device_interfaces,
+)
 from torch._dynamo.exc import SkipFrame
 from torch._dynamo.utils import (
     CompileEventLogger,
@@ -163,6 +168,9 @@ class SystemInfo(TypedDict):
     hash: str
     device: NotRequired[SystemDeviceInfo]
     version: NotRequired[SystemVersionInfo]
+    # DeviceInterface.get_cache_system_info() of each available device type
+    # that has any; absent when none has.
+    device_interfaces: NotRequired[dict[str, dict[str, Any]]]
 
 
 class CacheInfo(TypedDict, total=False):
@@ -281,10 +289,64 @@ def triton_key() -> str | None:
     return None
 
 
+_warned_cache_system_info: set[type] = set()
+
+
+def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
+    """
+    ``DeviceInterface.get_cache_system_info()`` of every available registered
+    device type that returns one.  A probe: an interface that raises, or
+    returns something that is not a JSON-serializable dict, is left out with
+    one warning.
+    """
+    infos: dict[str, dict[str, Any]] = {}
+    for name, interface in list(get_registered_device_interfaces()):
+        if ":" in name or not _safe_probe(interface, "is_available"):
+            continue
+        info = _safe_probe(interface, "get_cache_system_info", default=None)
+        if info is None:
+            continue
+        try:
+            if not isinstance(info, dict):
+                raise TypeError(f"expected a dict, got {type(info).__name__}")
+            json.dumps(info, sort_keys=True)
+        except (TypeError, ValueError) as err:
+            if interface not in _warned_cache_system_info:
+                _warned_cache_system_info.add(interface)
+                log.warning(
+                    "Ignoring %s.get_cache_system_info() for device '%s': %s",
+                    interface.__name__,
+                    name,
+                    err,
+                )
+            continue
+        infos[name] = info
+    return infos
+
+
 class CacheBase:
     @staticmethod
     @functools.cache
     def get_system() -> SystemInfo:
+        """
+        The identity of this system in cache keys (and the local cache path):
+        the Triton version, the CUDA device and toolkit when present, and the
+        ``DeviceInterface.get_cache_system_info()`` of every available device
+        type that has one (under ``"device_interfaces"``).  Cached; recomputed
+        after the device registry changes.
+        """
+        system = CacheBase._get_cuda_system()
+        if device_interfaces := _device_interfaces_system_info():
+            hash_input = {
+                key: value for key, value in system.items() if key != "hash"
+            }
+            hash_input["device_interfaces"] = device_interfaces
+            system["device_interfaces"] = device_interfaces
+            system["hash"] = SYSTEM_CACHE_KEY_STRATEGY.key_from_json(hash_input)
+        return system
+
+    @staticmethod
+    def _get_cuda_system() -> SystemInfo:
         with dynamo_timed("CacheBase.get_system.triton_key"):
             triton_version = triton_key()
 
@@ -337,6 +399,13 @@ class CacheBase:
             json.dumps({"system": self.system, "cache": local_cache}, indent=4),
             make_dirs=True,
         )
+
+
+@_register_registry_change_callback
+def _on_device_registry_change() -> None:
+    # A device registered late may contribute to the system identity.
+    CacheBase.get_system.cache_clear()
+    CacheBase.get_local_cache_path.cache_clear()
 
 
 class LocalCache(CacheBase):
