@@ -117,9 +117,11 @@ class Scenario:
 
 SCENARIOS = [
     Scenario("MLP inference", mlp_inference,
-             {"python": ("REG-1", "ID-2", "IND-9"), "cpp": ("REG-1", "ID-2", "IND-4", "IND-9")}),
+             {"python": ("REG-1", "ID-2", "IND-9"),
+              "cpp": ("REG-1", "ID-2", "IND-3", "IND-4", "IND-5", "IND-9")}),
     Scenario("training step", training_step,
-             {"python": ("REG-1", "ID-2", "IND-9"), "cpp": ("REG-1", "ID-2", "IND-4", "IND-9")}),
+             {"python": ("REG-1", "ID-2", "IND-9"),
+              "cpp": ("REG-1", "ID-2", "IND-3", "IND-4", "IND-5", "IND-9")}),
     Scenario("streams, events, device properties", streams_and_properties,
              {"python": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-9"),
               "cpp": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-4", "IND-5", "IND-9")}),
