@@ -222,10 +222,12 @@ def compare(stock: Mapping[str, Any], patched: Mapping[str, Any]) -> tuple[dict[
     return counts, diffs
 
 
-def _report_deliberate(diffs: list[Difference]) -> list[Difference]:
+def _report_deliberate(
+    diffs: list[Difference], stock: Mapping[str, Any], patched: Mapping[str, Any]
+) -> list[Difference]:
     """Print the deliberate differences (tools/differential/deliberate.py) that
     occurred exactly as declared; return every other difference, plus one for
-    each declared difference that did not occur."""
+    each declared difference that did not occur in an entry both sides have."""
     from tools.differential.deliberate import DELIBERATE
 
     remaining = []
@@ -237,10 +239,11 @@ def _report_deliberate(diffs: list[Difference]) -> list[Difference]:
             print(f"differential: deliberate difference in {d.section}: {d.name}: {declared[2]}")
         else:
             remaining.append(d)
-    for (section, name), (stock, patched, reason) in DELIBERATE.items():
-        if (section, name) not in seen:
+    for (section, name), (stock_value, patched_value, _) in DELIBERATE.items():
+        compared = name in (stock.get(section) or {}) and name in (patched.get(section) or {})
+        if compared and (section, name) not in seen:
             remaining.append(Difference(section, f"{name} (declared deliberate, did not occur)",
-                                        stock, patched))
+                                        stock_value, patched_value))
     return remaining
 
 
@@ -442,7 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"answers {secs.get('answers', 0):.1f}s, code {secs.get('code', 0):.1f}s]"
             )
         counts, diffs = compare(stock, patched)
-        diffs = _report_deliberate(diffs)
+        diffs = _report_deliberate(diffs, stock, patched)
         for d in diffs:
             print(format_difference(d, args.max_diff_lines))
         total = time.perf_counter() - t0
