@@ -52,11 +52,11 @@ class TestRegistrySnapshot(TestCase):
         from torch._dynamo import device_interface
         from torch._inductor.codegen import common
 
-        device_interface.get_registered_device_interfaces()
+        snapshot = RegistrySnapshot()  # also initialises the built-ins
         gpu_types = inductor_utils.GPU_TYPES
         before = (dict(device_interface.device_interfaces), list(gpu_types),
                   dict(common.device_codegens))
-        snapshot = RegistrySnapshot()
+        self.assertIn("cpu", before[2])
         device_interface.register_interface_for_device("snapshot_probe", device_interface.CpuInterface)
         gpu_types.append("snapshot_probe")
         common.register_backend_for_device("snapshot_probe", object, object)
