@@ -695,7 +695,6 @@ class ExtensionBackendCompileTests(TestCase):
         for p, q in zip(twin.parameters(), model.parameters()):
             self.assertEqual(p.grad.cpu(), q.grad.cpu())
 
-    @xfail_until("DYN-3", r"Attempted to call function marked as skipped")
     def test_current_stream_in_fullgraph(self):
         def fn(x):
             s = device_module.current_stream()
@@ -703,7 +702,6 @@ class ExtensionBackendCompileTests(TestCase):
 
         self._compile_and_compare(fn, self._inputs()[0], backend="eager", fullgraph=True)
 
-    @xfail_until("DYN-6", r"Attempted to call function marked as skipped|has no attribute")
     def test_get_device_module_in_fullgraph(self):
         def fn(x):
             return x * torch.get_device_module(x.device).device_count()

@@ -336,15 +336,22 @@ class DeviceInterface:
 
     #: Typed tensor classes of the device (like `torch.cuda.FloatTensor`) that
     #: Dynamo keeps in the graph (`UserDefinedClassVariable._in_graph_classes`).
-    #: Default: none.
+    #: Default: none. (The `Stream` and `Event` classes of an out-of-tree
+    #: device are in-graph classes already.)
     dynamo_tensor_classes: tuple[type, ...] = ()
     #: Runtime functions of the device (like `torch.cuda.is_available`) whose
     #: result Dynamo constant-folds while tracing, without a guard: their value
-    #: must not change during the process. Default: none.
+    #: must not change during the process. Default: none; the device module's
+    #: `is_available`, `device_count` and `get_device_properties` are folded
+    #: anyway (see `torch._dynamo.trace_rules.register_device_trace_rules`).
+    #: Example (tested):
+    #: `dynamo_constant_fold_fns = (torch.extension_device._C.device_count,)`.
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
-    #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the folded value
-    #: and recompiles when it changes (like `torch.cuda.current_device`).
-    #: Default: none.
+    #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the value of a
+    #: call without arguments and recompiles when it changes (like
+    #: `torch.cuda.current_device`). Default: none; the device module's
+    #: `current_device` and `is_initialized` are folded with guards anyway.
+    #: Example (tested): `(torch.extension_device._C.current_device,)`.
     dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
 
 

@@ -140,6 +140,7 @@ from .source import (
 from .trace_rules import is_builtin_constant, is_forbidden
 from .utils import (
     _get_error_on_graph_break,
+    _refresh_device_constant_types,
     counters,
     get_fake_value,
     get_instruction_source_311,
@@ -2118,11 +2119,26 @@ class InstructionTranslatorBase(
             self._maybe_emit_sync_dealloc(var)
         del self.symbolic_locals[name]
 
+    @staticmethod
+    def _is_out_of_tree_stream_device(device_type: str) -> bool:
+        """Whether `device_type` is an out-of-tree device with streams (its
+        interface has a Stream class) and the current accelerator, whose
+        streams and events _maybe_emit_sync_dealloc uses."""
+        from .trace_rules import _device_tables
+
+        if device_type not in _device_tables().stream_classes.values():
+            return False
+        accelerator = torch.accelerator.current_accelerator()
+        return accelerator is not None and accelerator.type == device_type
+
     def _maybe_emit_sync_dealloc(self, var: TensorVariable) -> None:
         from .variables.streams import get_current_stream, new_event
 
         device = var.device
-        if device is None or device.type not in ("cuda", "xpu"):
+        if device is None or (
+            device.type not in ("cuda", "xpu")
+            and not self._is_out_of_tree_stream_device(device.type)
+        ):
             return
 
         node = var.proxy.node
@@ -5336,6 +5352,8 @@ class InstructionTranslator(InstructionTranslatorBase):
             logging.INFO,
             f"torchdynamo start tracing {f_code.co_name} {code_options['co_filename']}:{code_options['co_firstlineno']}",
         )
+        # The device-properties types of devices registered meanwhile.
+        _refresh_device_constant_types()
         super().__init__(
             output=OutputGraph(
                 code_options,

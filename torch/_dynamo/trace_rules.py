@@ -28,6 +28,7 @@ import functools
 import importlib
 import inspect
 import linecache
+import logging
 import operator
 import os
 import random
@@ -37,7 +38,7 @@ import types
 import typing
 import unittest
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from torch._environment import is_fbcode
 from torch.utils import _config_module
 
 from . import config
+from .device_interface import _register_registry_change_callback
 from .resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from .utils import (
     getfile,
@@ -83,6 +85,8 @@ from .variables import (
 )
 from .variables.base import VariableTracker
 
+
+log = logging.getLogger(__name__)
 
 np: types.ModuleType | None = None
 try:
@@ -3074,6 +3078,412 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
     return d
 
 
+"""
+Trace rules of the runtime functions of out-of-tree (PrivateUse1) devices.
+
+The rules above name torch's own functions. An out-of-tree device's runtime
+(its device module `torch.<name>` and its `DeviceInterface`) gets its rules from
+the device registry instead, in this order of precedence:
+
+1. `register_device_trace_rules(name, ...)`, called by the backend;
+2. its interface's `dynamo_constant_fold_fns` and
+   `dynamo_constant_fold_fns_need_guards` slots;
+3. the functions Dynamo handles itself (`_DEVICE_HANDLED_FUNCTIONS`);
+4. defaults for the device module (`_DEVICE_MODULE_DEFAULT_RULES`).
+
+A function that has a rule above keeps it. The derived tables (`_device_tables()`)
+are dropped on every change of the device registry and on every call of
+`register_device_trace_rules()`, so registering a device or its rules after a
+first compile takes effect on the next compile.
+"""
+
+# The rule kinds of register_device_trace_rules(), with the variable each maps to.
+_DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
+    "in_graph": TorchInGraphFunctionVariable,
+    "skip": SkipFunctionVariable,
+    "constant_fold": TorchInGraphFunctionVariable,
+    "constant_fold_need_guards": TorchInGraphFunctionVariable,
+}
+
+# The rules from register_device_trace_rules(): device type -> {function: kind}.
+# A call replaces the inner dict of its device, never mutates it.
+_device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
+
+# Defaults for the device module `torch.<name>` of a registered out-of-tree
+# device, by attribute name; absent attributes are ignored.
+_DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
+    # RNG state getters, setters and seeders: AOT dispatch ignores them, so a
+    # traced call would give an incorrect graph (as for torch.cuda's, above).
+    "skip": (
+        "get_rng_state",
+        "get_rng_state_all",
+        "initial_seed",
+        "manual_seed",
+        "manual_seed_all",
+        "seed",
+        "seed_all",
+        "set_rng_state",
+        "set_rng_state_all",
+    ),
+    # Pure queries whose answer is fixed for the process.
+    "constant_fold": ("device_count", "get_device_properties", "is_available"),
+    # Queries of per-thread state: folded, guarded, recompiled on change.
+    "constant_fold_need_guards": ("current_device", "is_initialized"),
+}
+
+# The runtime functions that Dynamo handles itself for an out-of-tree device
+# (see TorchInGraphFunctionVariable._get_handlers): attribute name -> whether it
+# is taken from the device module `torch.<name>` as well as from the interface.
+_DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = {
+    "current_stream": True,
+    "synchronize": True,
+    "stream": True,
+    "set_device": True,
+    "exchange_device": False,
+    "maybe_exchange_device": False,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class _DeviceTables:
+    """What Dynamo derives from the device registry and the device trace rules
+    (the "six tables" of the Dynamo side of the device registry)."""
+
+    # Rules of out-of-tree runtime functions that have no rule in
+    # get_torch_obj_rule_map().
+    rule_map: dict[Any, type[VariableTracker]]
+    # Functions of every registered device to constant-fold (including those
+    # that need guards), and those to guard on.
+    constant_fold: dict[Callable[..., Any], None]
+    constant_fold_need_guards: dict[Callable[..., Any], None]
+    # Functions Dynamo handles: attribute name (a key of
+    # _DEVICE_HANDLED_FUNCTIONS) -> {function: out-of-tree device type}.
+    handled: dict[str, dict[Callable[..., Any], str]]
+    # `dynamo_tensor_classes` of every registered device.
+    tensor_classes: dict[type, None]
+    # Classes of out-of-tree devices -> device type: the interface's `Stream`
+    # and `Event` (strict subclasses of torch.Stream / torch.Event), and the
+    # device module's `StreamContext` and `amp.autocast` (a strict subclass of
+    # torch.amp.autocast).
+    stream_classes: dict[type, str]
+    event_classes: dict[type, str]
+    stream_context_classes: dict[type, str]
+    autocast_classes: dict[type, str]
+
+
+def _out_of_tree_devices_possible() -> bool:
+    """Whether an out-of-tree device may be registered: the PrivateUse1 backend
+    was renamed, or an interface is registered for a type that is not built in.
+    If not, the tables are derived without initialising the device registry,
+    which a compile that calls no torch function does not do in torch 2.13."""
+    from . import device_interface
+
+    if torch._C._get_privateuse1_backend_name() != "privateuseone":
+        return True
+    return any(
+        device_interface._device_type(name)
+        not in device_interface._BUILTIN_DEVICE_INIT_LIST
+        for name in list(device_interface.device_interfaces)
+    )
+
+
+def _out_of_tree_device_modules() -> list[tuple[str, Any, Any]]:
+    """(name, interface, device module or None) of every registered out-of-tree
+    device type."""
+    from .device_interface import get_interface_for_device__PrivateUse1
+
+    result = []
+    for name, device_interface in get_interface_for_device__PrivateUse1():
+        try:
+            module = torch.get_device_module(name)
+        except RuntimeError:
+            module = None
+        result.append((name, device_interface, module))
+    return result
+
+
+def _device_runtime_function(owner: Any, attr: str) -> Any:
+    """`owner.<attr>` if it is a hashable callable other than a placeholder of
+    the `DeviceInterface` base class, else None."""
+    from .device_interface import DeviceInterface
+
+    fn = getattr(owner, attr, None)
+    if fn is None or not callable(fn) or fn is getattr(DeviceInterface, attr, None):
+        return None
+    if not hashable(fn):
+        return None
+    if is_lru_cache_wrapped_function(fn):
+        fn = fn.__wrapped__
+    return unwrap_if_wrapper(fn)
+
+
+def _strict_subclass(cls: Any, base: type) -> bool:
+    return isinstance(cls, type) and issubclass(cls, base) and cls is not base
+
+
+# The DeviceInterface slots that list constant-fold functions, by rule kind.
+_INTERFACE_CONSTANT_FOLD_SLOTS = {
+    "constant_fold": "dynamo_constant_fold_fns",
+    "constant_fold_need_guards": "dynamo_constant_fold_fns_need_guards",
+}
+# (interface, slot) of ignored slots and (function, device) of ignored rules
+# already reported.
+_interface_slots_warned: set[tuple[Any, str]] = set()
+
+
+def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
+    """The entries of `device_interface.<slot>`, a tuple of functions or
+    classes; a slot that is not an iterable of hashable callables is ignored
+    with one warning."""
+    try:
+        entries = list(getattr(device_interface, slot, ()))
+    except TypeError:
+        entries = None
+    if entries is None or not all(callable(e) and hashable(e) for e in entries):
+        if (device_interface, slot) not in _interface_slots_warned:
+            _interface_slots_warned.add((device_interface, slot))
+            log.warning(
+                "Ignoring %s.%s = %r: expected a tuple of functions or classes",
+                getattr(device_interface, "__name__", device_interface),
+                slot,
+                getattr(device_interface, slot, None),
+            )
+        return []
+    return entries
+
+
+def _device_tables() -> _DeviceTables:
+    """The tables derived from the device registry and the device trace rules;
+    computed when first needed after a change of either (or a renaming of the
+    PrivateUse1 backend)."""
+    return _device_tables_for(torch._C._get_privateuse1_backend_name())
+
+
+@functools.cache
+def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
+    from .device_interface import device_interfaces, get_registered_device_interfaces
+
+    if _out_of_tree_devices_possible():
+        registered = list(get_registered_device_interfaces())
+        out_of_tree = _out_of_tree_device_modules()
+    else:
+        registered = list(device_interfaces.items())
+        out_of_tree = []
+    from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_type
+
+    constant_fold: dict[Callable[..., Any], None] = {}
+    constant_fold_need_guards: dict[Callable[..., Any], None] = {}
+    tensor_classes: dict[type, None] = {}
+    # The slots of every registered interface (cuda and xpu carry entries of the
+    # lists in variables/torch.py and user_defined.py); the constant-fold
+    # functions of out-of-tree interfaces are classified with their rules below.
+    for name, device_interface in registered:
+        if _device_type(name) in _BUILTIN_DEVICE_INIT_LIST:
+            for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
+                for fn in _interface_slot(device_interface, slot):
+                    constant_fold[fn] = None
+                    if kind == "constant_fold_need_guards":
+                        constant_fold_need_guards[fn] = None
+        for cls in _interface_slot(device_interface, "dynamo_tensor_classes"):
+            tensor_classes[cls] = None
+
+    static_rules = get_torch_obj_rule_map()
+    handled: dict[str, dict[Callable[..., Any], str]] = {
+        attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
+    }
+    stream_classes: dict[type, str] = {}
+    event_classes: dict[type, str] = {}
+    stream_context_classes: dict[type, str] = {}
+    autocast_classes: dict[type, str] = {}
+    kinds: dict[Any, str] = {}
+    for name, device_interface, module in out_of_tree:
+        device_kinds: dict[Any, str] = {}
+        if module is not None:
+            for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
+                for attr in attrs:
+                    fn = _device_runtime_function(module, attr)
+                    if fn is not None:
+                        device_kinds[fn] = kind
+        for attr, from_module in _DEVICE_HANDLED_FUNCTIONS.items():
+            owners = (device_interface, module) if from_module else (device_interface,)
+            for owner in owners:
+                fn = _device_runtime_function(owner, attr)
+                if fn is not None and fn not in static_rules:
+                    handled[attr].setdefault(fn, name)
+                    device_kinds[fn] = "in_graph"
+        for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
+            for fn in _interface_slot(device_interface, slot):
+                device_kinds[fn] = kind
+        explicit_rules = _device_trace_rules.get(name, {})
+        device_kinds.update(explicit_rules)
+        kinds.update(device_kinds)
+
+        stream_cls = getattr(device_interface, "Stream", None)
+        if _strict_subclass(stream_cls, torch.Stream):
+            stream_classes.setdefault(stream_cls, name)
+        event_cls = getattr(device_interface, "Event", None)
+        if _strict_subclass(event_cls, torch.Event):
+            event_classes.setdefault(event_cls, name)
+        stream_context_cls = getattr(module, "StreamContext", None)
+        if isinstance(stream_context_cls, type):
+            stream_context_classes.setdefault(stream_context_cls, name)
+        autocast_cls = getattr(getattr(module, "amp", None), "autocast", None)
+        if _strict_subclass(autocast_cls, torch.amp.autocast_mode.autocast):
+            autocast_classes.setdefault(autocast_cls, name)
+    # Rules registered for a device type that is not registered (yet) apply too.
+    for name, rules in list(_device_trace_rules.items()):
+        for fn, kind in rules.items():
+            kinds.setdefault(fn, kind)
+            if fn in static_rules and (fn, name) not in _interface_slots_warned:
+                _interface_slots_warned.add((fn, name))
+                log.warning(
+                    "Ignoring the %s rule of %r registered for device '%s' with "
+                    "register_device_trace_rules(): it is a torch function, which "
+                    "keeps its built-in rule (%s)",
+                    kind,
+                    fn,
+                    name,
+                    static_rules[fn].__name__,
+                )
+
+    rule_map: dict[Any, type[VariableTracker]] = {}
+    for fn, kind in kinds.items():
+        if fn in static_rules:
+            continue
+        rule_map[fn] = _DEVICE_RULE_KINDS[kind]
+        if kind == "constant_fold_need_guards":
+            constant_fold_need_guards[fn] = None
+        if kind.startswith("constant_fold"):
+            constant_fold[fn] = None
+    return _DeviceTables(
+        rule_map,
+        constant_fold,
+        constant_fold_need_guards,
+        handled,
+        tensor_classes,
+        stream_classes,
+        event_classes,
+        stream_context_classes,
+        autocast_classes,
+    )
+
+
+@_register_registry_change_callback
+def _on_device_registry_change() -> None:
+    # Also called by register_device_trace_rules().
+    _device_tables_for.cache_clear()
+
+
+def register_device_trace_rules(
+    device_type: str | torch.device,
+    *,
+    in_graph: Iterable[Callable[..., Any]] = (),
+    skip: Iterable[Callable[..., Any]] = (),
+    constant_fold: Iterable[Callable[..., Any]] = (),
+    constant_fold_need_guards: Iterable[Callable[..., Any]] = (),
+) -> None:
+    """
+    Tells Dynamo how to trace runtime functions of the out-of-tree device type
+    `device_type` (the renamed PrivateUse1 backend), e.g. those of its device
+    module `torch.<device_type>`:
+
+    - `in_graph`: put a call of the function into the graph, like
+      `torch.compiler.allow_in_graph` (its arguments and result are traced);
+    - `skip`: do not trace it, graph-break on a call;
+    - `constant_fold`: call it while tracing and use its result as a constant,
+      which must not change during the process (like `torch.cuda.is_available`);
+    - `constant_fold_need_guards`: call it while tracing, use its result as a
+      constant and guard on it: a call to the function without arguments must
+      return the same value when the compiled code runs, otherwise Dynamo
+      recompiles (like `torch.cuda.current_device`).
+
+    A constant-folded function's result must be a constant Dynamo knows: a
+    literal, a tuple of them, or the device-properties type of an available
+    device (see `torch._dynamo.utils.common_constant_types`).
+
+    Without this call, the device module of a registered out-of-tree device
+    gets these defaults: its RNG state functions (`get_rng_state`,
+    `set_rng_state`, `manual_seed`, `seed`, ... and their `_all` variants,
+    `initial_seed`) are skipped; `is_available`, `device_count` and
+    `get_device_properties` are constant-folded; `current_device` and
+    `is_initialized` are constant-folded with guards; `current_stream`,
+    `synchronize`, `stream` and `set_device` of the module and of the device's
+    `DeviceInterface` are handled by Dynamo like their `torch.cuda`
+    counterparts. Any other runtime function is inlined if it is written in
+    Python and not in a skipped module, and skipped otherwise. Rules given
+    here take precedence over those defaults and over the interface's
+    `dynamo_constant_fold_fns[_need_guards]` slots; a function that has a
+    built-in rule (a torch function) keeps it.
+
+    Rules accumulate: a later call for the same device adds to them, and a
+    function given again gets its new rule. They take effect for code that
+    Dynamo compiles afterwards (`torch._dynamo.reset()` drops code compiled
+    before). The device need not be registered yet.
+
+    Raises `ValueError` for a built-in device type (their rules are part of
+    torch) or a function given more than one rule, and `TypeError` for a
+    device type that is not a str or `torch.device` or a rule entry that is
+    not a hashable callable; nothing is registered then.
+
+    Example (from test/dynamo/test_privateuse1_tracing.py): the fake device's
+    C-bound `device_count`, otherwise skipped, is folded, and its Python
+    `get_device_capability`, otherwise inlined, is never traced::
+
+        register_device_trace_rules(
+            "extension_device",
+            constant_fold=[torch.extension_device._C.device_count],
+            skip=[torch.extension_device.get_device_capability],
+        )
+    """
+    from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_registry_lock
+
+    if isinstance(device_type, torch.device):
+        device_type = device_type.type
+    if not isinstance(device_type, str):
+        raise TypeError(
+            f"register_device_trace_rules(): the device type must be a str or a "
+            f"torch.device, got {device_type!r}"
+        )
+    device_type = device_type.partition(":")[0]
+    if device_type in _BUILTIN_DEVICE_INIT_LIST:
+        raise ValueError(
+            f"register_device_trace_rules(): '{device_type}' is a built-in device "
+            "type, whose trace rules are part of torch "
+            "(torch._dynamo.trace_rules.manual_torch_name_rule_map); it applies to "
+            "out-of-tree devices only"
+        )
+    new_rules: dict[Callable[..., Any], str] = {}
+    groups = {
+        "in_graph": in_graph,
+        "skip": skip,
+        "constant_fold": constant_fold,
+        "constant_fold_need_guards": constant_fold_need_guards,
+    }
+    for kind, fns in groups.items():
+        for fn in fns:
+            if not callable(fn) or not hashable(fn):
+                raise TypeError(
+                    f"register_device_trace_rules('{device_type}'): {kind} entry "
+                    f"{fn!r} is not a hashable callable"
+                )
+            if is_lru_cache_wrapped_function(fn):
+                fn = fn.__wrapped__
+            fn = unwrap_if_wrapper(fn)
+            if new_rules.get(fn, kind) != kind:
+                raise ValueError(
+                    f"register_device_trace_rules('{device_type}'): {fn!r} is given "
+                    f"both as {new_rules[fn]} and as {kind}; give each function one "
+                    "rule"
+                )
+            new_rules[fn] = kind
+    with _device_registry_lock:
+        _device_trace_rules[device_type] = {
+            **_device_trace_rules.get(device_type, {}),
+            **new_rules,
+        }
+        _on_device_registry_change()
+
+
 def _load_obj_from_str(fully_qualified_name: str) -> Any:
     module, obj_name = fully_qualified_name.rsplit(".", maxsplit=1)
     return getattr(importlib.import_module(module), obj_name)
@@ -4149,6 +4559,11 @@ def _lookup_inner(
         if rule is not None:
             if reasons is not None:
                 reasons.add("get_torch_obj_rule_map")
+            return rule
+        rule = _device_tables().rule_map.get(obj, None)
+        if rule is not None:
+            if reasons is not None:
+                reasons.add("device trace rules (register_device_trace_rules)")
             return rule
     elif name is not None and filename is not None and not is_direct_call:
         if name.startswith(TORCH_DYNAMO_RESUME_IN_PREFIX):

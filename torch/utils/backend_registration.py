@@ -132,6 +132,18 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     An explicit ``torch._dynamo.device_interface.register_interface_for_device_PrivateUse1()``
     takes precedence over the hook, and the hook over the module.
 
+    Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
+    BackendModule API's like their ``torch.cuda`` counterparts, when present:
+    ``is_available``, ``device_count`` and ``get_device_properties`` are constant-folded
+    (the properties object must be immutable); ``current_device`` and ``is_initialized``
+    are constant-folded with a guard; ``current_stream``, ``synchronize``, ``stream``
+    (returning a context manager of class ``StreamContext``, with a ``stream`` attribute)
+    and ``set_device`` are traced into the graph; ``get_rng_state``, ``set_rng_state``,
+    ``manual_seed``, ``seed``, ``initial_seed`` (and their ``_all`` variants) are never traced;
+    ``amp.autocast(enabled, dtype, cache_enabled)``, a subclass of ``torch.autocast``, is
+    traced like ``torch.autocast("foo")``. Other functions get their rules from
+    ``torch._dynamo.trace_rules.register_device_trace_rules("foo", ...)``.
+
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
 

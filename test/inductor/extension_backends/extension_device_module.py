@@ -12,6 +12,7 @@ events complete as soon as they are recorded.
 """
 
 import dataclasses
+import types
 from typing import Any
 
 import torch
@@ -27,6 +28,7 @@ __all__ = [
     "Event",
     "Stream",
     "StreamContext",
+    "amp",
     "current_device",
     "current_stream",
     "default_generators",
@@ -372,6 +374,24 @@ def get_device_capability(device: _DeviceLike = None) -> tuple[int, int]:
 def get_amp_supported_dtype() -> list[torch.dtype]:
     """Dtypes autocast may use on this device."""
     return [torch.float16, torch.bfloat16]
+
+
+class _Autocast(torch.amp.autocast_mode.autocast):
+    """``torch.autocast`` on this device, like ``torch.cuda.amp.autocast``."""
+
+    def __init__(
+        self,
+        enabled: bool = True,
+        dtype: torch.dtype = torch.float16,
+        cache_enabled: bool = True,
+    ) -> None:
+        super().__init__(
+            _C.backend_name(), dtype=dtype, enabled=enabled, cache_enabled=cache_enabled
+        )
+
+
+#: The AMP namespace of the device, like ``torch.cuda.amp``.
+amp = types.SimpleNamespace(autocast=_Autocast)
 
 
 def is_bf16_supported() -> bool:

@@ -52,6 +52,7 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "device_op_overrides_dict"),
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
+        ("torch._dynamo.trace_rules", "_device_trace_rules"),
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]
@@ -59,6 +60,7 @@ class RegistrySnapshot:
     SETS = [
         ("torch._dynamo.device_interface", "_discovery_warned"),
         ("torch._dynamo.device_interface", "_safe_probe_warned"),
+        ("torch._dynamo.trace_rules", "_interface_slots_warned"),
     ]
     #: (module, attribute) of every module-level flag.
     FLAGS = [

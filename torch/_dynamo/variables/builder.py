@@ -1504,7 +1504,9 @@ class VariableBuilder:
                 )
             self.install_guards(GuardBuilder.TYPE_MATCH)
             return TorchHigherOrderOperatorVariable.make(value, source=self.source)
-        elif isinstance(value, torch.cuda.StreamContext):
+        elif isinstance(value, torch.cuda.StreamContext) or isinstance(
+            value, tuple(trace_rules._device_tables().stream_context_classes)
+        ):
             self.install_guards(GuardBuilder.ID_MATCH)
             stream_source = AttrSource(self.source, "stream")
             stream_var = VariableBuilder(self.tx, stream_source)(value.stream)

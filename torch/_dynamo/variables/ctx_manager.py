@@ -1071,11 +1071,16 @@ class AutocastModeVariable(ContextWrappingVariable):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> "AutocastModeVariable":
+        from ..trace_rules import _device_tables
+
+        # The autocast class of an out-of-tree device (torch.<device>.amp.autocast)
+        # -> its device type.
+        device_autocast_classes = _device_tables().autocast_classes
         if func not in [
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,
             torch.cpu.amp.autocast,
-        ]:
+        ] and func not in device_autocast_classes:
             raise AssertionError(f"unexpected autocast function: {func}")
         # device_type : str,
         # dtype : Optional[_dtype] = None,
@@ -1093,6 +1098,21 @@ class AutocastModeVariable(ContextWrappingVariable):
             ]:
                 # pyrefly: ignore [unnecessary-comparison]
                 arg = "cuda" if func is torch.cuda.amp.autocast else "cpu"
+            elif func in device_autocast_classes and key not in bound_args.arguments:
+                if key != "device_type":
+                    unimplemented(
+                        gb_type="unsupported device autocast class",
+                        context=f"{func.__qualname__}{inspect.signature(func)}",
+                        explanation=f"Dynamo traces the autocast class of device "
+                        f"'{device_autocast_classes[func]}' when it takes the "
+                        "arguments `dtype`, `enabled` and `cache_enabled` of "
+                        f"torch.cuda.amp.autocast; it has no `{key}`.",
+                        hints=[
+                            f"Use torch.autocast('{device_autocast_classes[func]}', "
+                            "...) instead.",
+                        ],
+                    )
+                arg = device_autocast_classes[func]
             else:
                 arg = bound_args.arguments[key]
             if isinstance(arg, VariableTracker):

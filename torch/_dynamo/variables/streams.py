@@ -189,6 +189,20 @@ def _(device_type: str, device_index: int) -> None:
 has_side_effect(torch.ops.streams.synchronize_device.default)
 
 
+# Emitted for torch.<device>.set_device() of an out-of-tree device.
+@custom_op("streams::set_device", mutates_args=())
+def set_device(device_type: str, device_index: int) -> None:
+    torch.get_device_module(device_type).set_device(device_index)
+
+
+@set_device.register_fake
+def _(device_type: str, device_index: int) -> None:
+    pass
+
+
+has_side_effect(torch.ops.streams.set_device.default)
+
+
 @custom_op("streams::synchronize_stream", mutates_args=())
 def synchronize_stream(stream_index: int) -> None:
     stream = _get_stream_by_index(stream_index)
@@ -370,18 +384,29 @@ class StreamContextVariable(FxTracebackAnnotateVariable):
 
 
 class StreamVariable(StreamContextVariable):
-    """Represents the device-agnostic torch.Stream class"""
+    """Represents the device-agnostic torch.Stream class.
+
+    A stream of an out-of-tree device needs no subclass: its python_type() is
+    the `Stream` class of the device's interface (`stream_type`), and its
+    identity attributes (`stream_id`, `device`, `device_index`, `device_type`,
+    `native_handle`) are constants guarded on the stream's source.
+    """
 
     _cpython_type: type = torch.Stream  # pyrefly: ignore [bad-override]
     # Subclasses set this to the device-specific handle attribute name
     # (e.g. "cuda_stream", "sycl_queue").  None means no special handling.
     _device_handle_attr: str | None = None
+    # The attributes of a stream of an out-of-tree device that identify it.
+    _device_stream_attrs = frozenset(
+        {"stream_id", "device", "device_index", "device_type", "native_handle"}
+    )
 
     def __init__(
         self,
         proxy: Proxy,
         value: torch.Stream,
         user_object_index: int | None = None,
+        stream_type: type | None = None,
         **kwargs: Any,
     ) -> None:
         # Index into the user object table
@@ -397,15 +422,30 @@ class StreamVariable(StreamContextVariable):
         self.device = value.device
 
         self.user_object_index = user_object_index
+        if stream_type is None:
+            from ..trace_rules import _device_tables
+
+            if type(value) in _device_tables().stream_classes:
+                stream_type = type(value)
+        # The Stream class of an out-of-tree device (None for others).
+        self.stream_type = stream_type
         super().__init__(None, **kwargs)
 
     def python_type(self) -> type:
+        if self.stream_type is not None:
+            return self.stream_type
         return self._cpython_type
 
     def var_getattr(
         self, tx: "InstructionTranslatorBase", name: str
     ) -> "VariableTracker":
-        if self._device_handle_attr is not None and name == self._device_handle_attr:
+        if (
+            self._device_handle_attr is not None and name == self._device_handle_attr
+        ) or (
+            self.stream_type is not None
+            and self.source
+            and name in self._device_stream_attrs
+        ):
             from ..guards import GuardBuilder, install_guard
 
             if self.source:
@@ -561,8 +601,12 @@ class StreamVariable(StreamContextVariable):
 
     @staticmethod
     def make_construct_in_graph_stream_fn(
-        args: TupleVariable, kwargs: ConstDictVariable
+        args: TupleVariable,
+        kwargs: ConstDictVariable,
+        device_cls: type | None = None,
     ) -> Callable[[int, "PyCodegen"], None]:
+        # device_cls: the Stream class of an out-of-tree device, which
+        # builds the object instead of torch.Stream.
         def fn(index: int, codegen: "PyCodegen") -> None:
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
@@ -570,6 +614,21 @@ class StreamVariable(StreamContextVariable):
                     "stash_graph_created_object",
                 )
             )
+            if device_cls is not None:
+                codegen.add_push_null(
+                    lambda: codegen.load_import_from(
+                        torch._dynamo.utils.__name__, "build_of_class"
+                    )
+                )
+                name = codegen.tx.output.install_global_by_id(
+                    "_device_stream_cls", device_cls
+                )
+                codegen.append_output(codegen.create_load_global(name, add=True))
+                codegen(args)
+                codegen(kwargs)
+                codegen.extend_output(create_call_function(3, False))
+                codegen.extend_output(create_call_function(1, False))
+                return
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
                     torch._dynamo.utils.__name__, "build_stream"
@@ -733,8 +792,12 @@ class EventVariable(VariableTracker):
 
     @staticmethod
     def make_construct_in_graph_event_fn(
-        args: TupleVariable, kwargs: ConstDictVariable
+        args: TupleVariable,
+        kwargs: ConstDictVariable,
+        device_cls: type | None = None,
     ) -> Callable[[int, "PyCodegen"], None]:
+        # device_cls: the Event class of an out-of-tree device, which
+        # builds the object instead of torch.Event.
         def fn(index: int, codegen: "PyCodegen") -> None:
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
@@ -742,6 +805,21 @@ class EventVariable(VariableTracker):
                     "stash_graph_created_object",
                 )
             )
+            if device_cls is not None:
+                codegen.add_push_null(
+                    lambda: codegen.load_import_from(
+                        torch._dynamo.utils.__name__, "build_of_class"
+                    )
+                )
+                name = codegen.tx.output.install_global_by_id(
+                    "_device_event_cls", device_cls
+                )
+                codegen.append_output(codegen.create_load_global(name, add=True))
+                codegen(args)
+                codegen(kwargs)
+                codegen.extend_output(create_call_function(3, False))
+                codegen.extend_output(create_call_function(1, False))
+                return
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
                     torch._dynamo.utils.__name__, "build_event"

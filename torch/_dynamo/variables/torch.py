@@ -57,7 +57,10 @@ from ..create_parameter_op import (
     new_parameter_placeholder,
     tracable_create_parameter,
 )
-from ..device_interface import get_registered_device_interfaces
+from ..device_interface import (
+    _register_registry_change_callback,
+    get_registered_device_interfaces,
+)
 from ..exc import (
     raise_observed_exception,
     raise_type_error,
@@ -619,6 +622,12 @@ class BaseTorchVariable(VariableTracker):
         if self.value in constant_fold_functions:
             return True
 
+        from ..trace_rules import _device_tables
+
+        if self.value in _device_tables().constant_fold:
+            # A device runtime function: see register_device_trace_rules().
+            return True
+
         if (
             self.value is torch.autograd._profiler_enabled
             and config.constant_fold_autograd_profiler_enabled
@@ -654,14 +663,23 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
         # We can't do isinstance(value, type) check because some ctx managers
         # are implemented as a function decorated by contextlib.contextmanager,
         # E.g., torch._functorch.vmap.vmap_increment_nesting.
-        return (
+        if (
             # Context manager type or function with @contextmanager is callable
             callable(value)
             and (
                 hashable(value)  # accesses value.__hash__()
                 and value in supported_ctx_manager_classes
             )
-        )
+        ):
+            return True
+        if isinstance(value, type) and issubclass(
+            value, torch.amp.autocast_mode.autocast
+        ):
+            # The autocast class of an out-of-tree device (torch.<device>.amp).
+            from ..trace_rules import _device_tables
+
+            return value in _device_tables().autocast_classes
+        return False
 
     def call_function(
         self,
@@ -684,6 +702,7 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             StreamVariable,
             VmapIncrementNestingCtxManagerVariable,
         )
+        from ..trace_rules import _device_tables
 
         if self.value is torch.no_grad:
             if len(args) == 1 and isinstance(
@@ -747,7 +766,7 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,
             torch.cpu.amp.autocast,
-        ):
+        ) or self.value in _device_tables().autocast_classes:
             # pyrefly: ignore [bad-argument-type]
             return AutocastModeVariable.create(self.value, args, kwargs)
         elif self.value in (
@@ -923,6 +942,39 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             UserDefinedObjectVariable,
         )
         from .builder import wrap_fx_proxy, wrap_fx_proxy_cls
+
+        # The runtime functions of out-of-tree devices that are handled here, by
+        # kind (see trace_rules._DEVICE_HANDLED_FUNCTIONS): {function: device type}.
+        from ..trace_rules import _device_tables
+
+        device_handled = _device_tables().handled
+
+        def install_current_device_guard(
+            tx: "InstructionTranslatorBase", device_type: str, *needed: str
+        ) -> Any:
+            """Guards on `torch.<device_type>.current_device()`; returns the
+            device module, which has `current_device` and the functions `needed`."""
+            module = getattr(torch, device_type, None)
+            for name in ("current_device", *needed):
+                if not callable(getattr(module, name, None)):
+                    unimplemented(
+                        gb_type="device module function missing",
+                        context=f"torch.{device_type}.{name}",
+                        explanation=f"Dynamo needs torch.{device_type}.{name}() to "
+                        f"trace this call for the device '{device_type}', and the "
+                        "device module does not provide it.",
+                        hints=[
+                            f"Give the device module torch.{device_type} "
+                            "current_device() and set_device(), like torch.cuda's.",
+                        ],
+                    )
+            current_device_source = CallFunctionNoArgsSource(
+                AttrSource(
+                    AttrSource(ImportSource("torch"), device_type), "current_device"
+                )
+            )
+            install_guard(current_device_source.make_guard(GuardBuilder.EQUALS_MATCH))
+            return module
 
         @register(*tracing_state_functions())
         def handle_tracing_state_functions(
@@ -1524,8 +1576,11 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
 
         @register(
             *dict.fromkeys(  # remove duplicates
-                device_interface.stream
-                for _, device_interface in get_registered_device_interfaces()
+                [
+                    device_interface.stream
+                    for _, device_interface in get_registered_device_interfaces()
+                ]
+                + list(device_handled["stream"])
             )
         )
         def handle_device_interface_stream(
@@ -2285,17 +2340,23 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             if device is None:
                 source = CallFunctionNoArgsSource(self.source)
                 install_guard(source.make_guard(GuardBuilder.ID_MATCH))
-            # assumes `module` is in the form `torch.xyz`
-            new_source = AttrSource(
-                ImportSource("torch"),
-                module.__name__.rsplit(".", maxsplit=1)[-1],
-            )
+            # `module` is `torch.<device type>`; the __name__ of an out-of-tree
+            # device module need not say so.
+            attr = module.__name__.rsplit(".", maxsplit=1)[-1]
+            if device is None:
+                device_type = torch._C._get_accelerator().type
+            else:
+                device_type = torch.device(device).type
+            if getattr(torch, device_type, None) is module:
+                attr = device_type
+            new_source = AttrSource(ImportSource("torch"), attr)
             return VariableTracker.build(tx, module, new_source)
 
         @register(
             torch.accelerator.current_stream,
             torch.cuda.current_stream,
             torch.xpu.current_stream,
+            *device_handled["current_stream"],
         )
         def handle_current_stream(
             self,
@@ -2333,6 +2394,23 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         stream_var.user_object_index,
                         source=stream_var.source,
                     )
+                elif self.value in device_handled["current_stream"]:
+                    # torch.<device>.current_stream() of an out-of-tree device
+                    # returns its interface's Stream type.
+                    device_type = device_handled["current_stream"][self.value]
+                    stream_types = [
+                        cls
+                        for cls, name in _device_tables().stream_classes.items()
+                        if name == device_type
+                    ]
+                    if stream_types and stream_var.python_type() is not stream_types[0]:
+                        stream_var = StreamVariable(
+                            stream_var.proxy,
+                            stream_var.value,
+                            stream_var.user_object_index,
+                            stream_type=stream_types[0],
+                            source=stream_var.source,
+                        )
                 return stream_var
             except Exception as e:
                 unimplemented(
@@ -2348,6 +2426,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             torch.xpu.synchronize: "xpu",
             torch.mps.synchronize: "mps",
             torch.cpu.synchronize: "cpu",
+            **device_handled["synchronize"],
         }
 
         @register(
@@ -2356,6 +2435,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             torch.xpu.synchronize,
             torch.mps.synchronize,
             torch.cpu.synchronize,
+            *device_handled["synchronize"],
         )
         def handle_synchronize(
             self,
@@ -2380,6 +2460,10 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         )
                     device_type = accelerator.type
                 device = torch.device(device_type)
+                if self.value in device_handled["synchronize"]:
+                    # Like the eager call, synchronize the current device.
+                    module = install_current_device_guard(tx, device_type)
+                    device = torch.device(device_type, module.current_device())
 
             # CPU synchronize is a no-op, skip emitting the op
             if device.type == "cpu":
@@ -2623,16 +2707,14 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             args: list[VariableTracker],
             kwargs: dict[str, VariableTracker],
             fn: Callable[[int], int | None],
+            device_type: str = "cuda",
         ) -> VariableTracker:
             if len(args) != 1 or kwargs:
                 raise_type_error(
                     tx,
                     f"{fn.__name__} takes exactly one argument ({len(args)} given)",
                 )
-            current_device_source = CallFunctionNoArgsSource(
-                AttrSource(AttrSource(ImportSource("torch"), "cuda"), "current_device")
-            )
-            install_guard(current_device_source.make_guard(GuardBuilder.EQUALS_MATCH))
+            module = install_current_device_guard(tx, device_type, "set_device")
             arg = args[0].as_python_constant()
             prev = fn(arg)
             tx.output.create_node(
@@ -2641,7 +2723,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                 (arg,),
                 {},
             )
-            tx.output.add_cleanup_hook(lambda: torch.cuda.set_device(prev))
+            tx.output.add_cleanup_hook(lambda: module.set_device(prev))
             return VariableTracker.build(tx, prev)
 
         @register(torch.cuda._exchange_device)
@@ -2665,6 +2747,64 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             return exchange_device_helper(
                 tx, list(args), kwargs, torch.cuda._maybe_exchange_device
             )
+
+        device_exchange_fns = {
+            **device_handled["exchange_device"],
+            **device_handled["maybe_exchange_device"],
+        }
+        if device_exchange_fns:
+
+            @register(*device_exchange_fns)
+            def handle_device_exchange_device(
+                self,
+                tx: "InstructionTranslatorBase",
+                *args: VariableTracker,
+                **kwargs: VariableTracker,
+            ) -> VariableTracker:
+                # DeviceInterface.(maybe_)exchange_device of an out-of-tree device.
+                return exchange_device_helper(
+                    tx, list(args), kwargs, self.value, device_exchange_fns[self.value]
+                )
+
+        if device_handled["set_device"]:
+
+            @register(*device_handled["set_device"])
+            def handle_device_set_device(
+                self,
+                tx: "InstructionTranslatorBase",
+                *args: VariableTracker,
+                **kwargs: VariableTracker,
+            ) -> VariableTracker:
+                # torch.<device>.set_device() of an out-of-tree device: switched
+                # while tracing (restored afterwards), so that the code that
+                # follows is traced on the new device, and in the graph.
+                device_type = device_handled["set_device"][self.value]
+                if len(args) + len(kwargs) != 1 or (kwargs and "device" not in kwargs):
+                    raise_type_error(
+                        tx,
+                        f"{self.value.__name__}() takes exactly one argument `device`",
+                    )
+                device_vt = kwargs["device"] if kwargs else args[0]
+                if not device_vt.is_python_constant():
+                    unimplemented(
+                        gb_type="torch.<device>.set_device with a non-constant device",
+                        context=f"{self.value.__qualname__}({device_vt})",
+                        explanation="Dynamo traces set_device() only for a device "
+                        "known while tracing.",
+                        hints=[*graph_break_hints.SUPPORTABLE],
+                    )
+                module = install_current_device_guard(tx, device_type, "set_device")
+                prev = module.current_device()
+                self.value(device_vt.as_python_constant())
+                index = module.current_device()
+                tx.output.add_cleanup_hook(lambda: module.set_device(prev))
+                tx.output.create_proxy(
+                    "call_function",
+                    torch.ops.streams.set_device,
+                    (device_type, index),
+                    {},
+                )
+                return ConstantVariable.create(None)
 
         @register(torch._dynamo.decorators.override_optimization_hint)
         def handle_override_optimization_hint(
@@ -3071,8 +3211,13 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         if self.can_constant_fold_through() and check_unspec_or_constant_args(
             args, kwargs
         ):
+            from ..trace_rules import _device_tables
+
             # constant fold functions need to be guarded.
-            if self.value in constant_fold_functions_need_guards:
+            if (
+                self.value in constant_fold_functions_need_guards
+                or self.value in _device_tables().constant_fold_need_guards
+            ):
                 if self.source is None:
                     raise AssertionError(
                         "Expected source to be set for constant fold function needing guards"
@@ -3984,6 +4129,12 @@ For now, dynamo will explicitly graph break when it encounters user code with th
         if not isinstance(other, VariableTracker):
             return False
         return self.as_python_constant() == other.as_python_constant()
+
+
+@_register_registry_change_callback
+def _on_device_registry_change() -> None:
+    # The handlers include the runtime functions of registered devices.
+    TorchInGraphFunctionVariable._get_handlers.cache_clear()
 
 
 class DispatchKeySetVariable(BaseTorchVariable):

@@ -51,6 +51,7 @@ from torch.utils._pytree import GetAttrKey, is_structseq_class
 from .. import config, graph_break_hints, polyfills, variables
 from ..bytecode_transformation import create_call_function
 from ..create_parameter_op import do_not_convert_to_tracable_parameter
+from ..device_interface import _register_registry_change_callback
 from ..exc import (
     handle_observed_exception,
     ObservedAttributeError,
@@ -368,6 +369,14 @@ class UserDefinedClassVariable(UserDefinedVariable):
                     torch.hpu.Event,
                 }
             )
+        # The registered devices' typed tensor classes, and the Stream and Event
+        # classes of the out-of-tree ones (see DeviceInterface).
+        from ..trace_rules import _device_tables
+
+        tables = _device_tables()
+        _in_graph_class_list.update(tables.tensor_classes)
+        _in_graph_class_list.update(tables.stream_classes)
+        _in_graph_class_list.update(tables.event_classes)
 
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
 
@@ -1401,6 +1410,9 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 )
                 args = [stacked]
 
+            from ..trace_rules import _device_tables
+
+            tables = _device_tables()
             if issubclass(self.value, torch.Stream):
                 from .lists import TupleVariable
 
@@ -1418,7 +1430,9 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 ind = register_graph_created_object(
                     stream,
                     StreamVariable.make_construct_in_graph_stream_fn(
-                        var_args, var_kwargs
+                        var_args,
+                        var_kwargs,
+                        self.value if self.value in tables.stream_classes else None,
                     ),
                 )
                 tensor_variable = wrap_fx_proxy(
@@ -1445,7 +1459,9 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 ind = register_graph_created_object(
                     event,
                     EventVariable.make_construct_in_graph_event_fn(
-                        var_args, var_kwargs
+                        var_args,
+                        var_kwargs,
+                        self.value if self.value in tables.event_classes else None,
                     ),
                 )
                 tensor_variable = wrap_fx_proxy(
@@ -1551,6 +1567,12 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
     def get_real_python_backed_value(self) -> object:
         return self.value
+
+
+@_register_registry_change_callback
+def _on_device_registry_change() -> None:
+    # The in-graph classes include those of the registered devices.
+    UserDefinedClassVariable._in_graph_classes.cache_clear()
 
 
 class UserDefinedExceptionClassVariable(UserDefinedClassVariable):
