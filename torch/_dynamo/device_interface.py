@@ -320,13 +320,34 @@ class DeviceInterface:
         cls, device: torch.types.Device = None
     ) -> "OrderedSet[BackendFeature]":
         """
-        Returns the framework-wide capabilities of the device as a new set of
+        Returns the framework-wide capabilities of the device (of `device`, or
+        of the device type when None) as a new set of
         `torch._inductor.codegen.common.BackendFeature` members; a member that
-        is absent means "not supported". (The codegen features of the device's
-        Inductor scheduling are reported by `get_backend_features()`.)
+        is absent means "not supported".
 
-        Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set.
-        An override should keep `GPU` in the set iff `is_gpu()` is True.
+        `BackendFeature` has two kinds of members. Codegen members (FOREACH,
+        SORT, TRITON_TEMPLATES, ...) describe what the device's Inductor
+        `Scheduling` generates; they are answered by
+        `Scheduling.get_backend_features()` and asked through
+        `get_backend_features()` / `V.graph.has_feature()`, never here.
+        Framework members describe the device itself and are answered here:
+        `GPU` (GPU-class, see `is_gpu()`), `ONLINE_SOFTMAX`, `FOREACH_KERNELS`,
+        `FUSED_OPTIMIZER`, `CAPTURABLE_OPTIMIZER`, `HALF_PRECISION_FFT` (see
+        their comments). Inductor, `torch.optim` and `torch._refs` consult the
+        set through a probe (`torch._inductor.utils._backend_features_of_interface`):
+        an override that raises or returns something other than a set of
+        `BackendFeature` members declares nothing (logged once). It is
+        sampled when Inductor refreshes `GPU_TYPES` (every registry change),
+        per softmax pattern match, and, for the PrivateUse1 backend, once per
+        registry change by the optimizer and FFT device lists (a backend with
+        no interface keeps their torch 2.13 answers).
+
+        Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set:
+        no framework capability beyond being GPU-class. Every in-tree interface
+        states its set. An override should extend
+        `super().backend_features(device)`, so that `GPU` stays in the set iff
+        `is_gpu()` is True (a mismatch is reported once and the device is
+        treated as GPU-class).
         """
         from torch._inductor.codegen.common import BackendFeature
 
@@ -466,6 +487,23 @@ class CudaInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet(
+            [
+                BackendFeature.GPU,
+                BackendFeature.ONLINE_SOFTMAX,
+                BackendFeature.FOREACH_KERNELS,
+                BackendFeature.FUSED_OPTIMIZER,
+                BackendFeature.CAPTURABLE_OPTIMIZER,
+                BackendFeature.HALF_PRECISION_FFT,
+            ]
+        )
+
     @staticmethod
     def visible_devices_env() -> str | None:
         return "CUDA_VISIBLE_DEVICES"
@@ -573,6 +611,20 @@ class MtiaInterface(DeviceInterface):
     @staticmethod
     def is_gpu() -> bool:
         return True
+
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet(
+            [
+                BackendFeature.GPU,
+                BackendFeature.FOREACH_KERNELS,
+                BackendFeature.FUSED_OPTIMIZER,
+            ]
+        )
 
     @staticmethod
     def visible_devices_env() -> str | None:
@@ -689,6 +741,23 @@ class XpuInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet(
+            [
+                BackendFeature.GPU,
+                BackendFeature.ONLINE_SOFTMAX,
+                BackendFeature.FOREACH_KERNELS,
+                BackendFeature.FUSED_OPTIMIZER,
+                BackendFeature.CAPTURABLE_OPTIMIZER,
+                BackendFeature.HALF_PRECISION_FFT,
+            ]
+        )
+
     @staticmethod
     def visible_devices_env() -> str | None:
         # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
@@ -768,6 +837,18 @@ class CpuInterface(DeviceInterface):
     def is_gpu() -> bool:
         return False
 
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet(
+            [
+                BackendFeature.FUSED_OPTIMIZER,
+            ]
+        )
+
     @staticmethod
     def visible_devices_env() -> str | None:
         return None
@@ -827,6 +908,19 @@ class MpsInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet(
+            [
+                BackendFeature.GPU,
+                BackendFeature.FUSED_OPTIMIZER,
+            ]
+        )
+
     @staticmethod
     def visible_devices_env() -> str | None:
         # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
@@ -882,6 +976,14 @@ class TpuInterface(DeviceInterface):
     @staticmethod
     def is_gpu() -> bool:
         return False
+
+    @classmethod
+    def backend_features(
+        cls, device: torch.types.Device = None
+    ) -> "OrderedSet[BackendFeature]":
+        from torch._inductor.codegen.common import BackendFeature
+
+        return OrderedSet()
 
     @staticmethod
     def visible_devices_env() -> str | None:

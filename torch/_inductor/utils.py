@@ -89,7 +89,7 @@ if TYPE_CHECKING:
     from torch.fx.node import Node
     from torch.nn.functional import ScalingType  # type: ignore[attr-defined]
 
-    from .codegen.common import WorkspaceArg
+    from .codegen.common import BackendFeature, WorkspaceArg
     from .codegen.wrapper import PythonWrapperCodegen
     from .dependencies import Dep
     from .graph import GraphLowering
@@ -148,6 +148,7 @@ from torch._dynamo.device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
     _register_registry_change_callback,
     _safe_probe,
+    _warn_broken_probe,
     get_interface_for_device,
     get_registered_device_interfaces,
 )
@@ -3594,12 +3595,71 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
     return name + "__original__"
 
 
+def _backend_features_of_interface(
+    interface: Any, device: torch.types.Device = None
+) -> frozenset[BackendFeature]:
+    """
+    The framework features that ``interface.backend_features(device)``
+    declares (see ``DeviceInterface.backend_features``), as a probe: an
+    override that raises, or returns anything but a set of ``BackendFeature``
+    members, declares nothing (logged once).  ``GPU`` is in the result iff the
+    set has it or ``interface.is_gpu()`` is True, so that ``GPU_TYPES`` and
+    ``is_gpu()`` never disagree; an interface where they differ is reported
+    once.
+    """
+    from .codegen.common import BackendFeature
+
+    declared = _safe_probe(interface, "backend_features", device, default=None)
+    features: frozenset[BackendFeature] = frozenset()
+    if isinstance(declared, collections.abc.Set) and all(
+        isinstance(feature, BackendFeature) for feature in declared
+    ):
+        features = frozenset(declared)
+    elif declared is not None:
+        _warn_broken_probe(
+            interface,
+            "backend_features",
+            f"returned {declared!r}, not a set of BackendFeature members",
+            features,
+        )
+    is_gpu_class = _safe_probe(interface, "is_gpu")
+    if is_gpu_class != (BackendFeature.GPU in features):
+        features |= {BackendFeature.GPU}
+        _warn_broken_probe(
+            interface,
+            "backend_features",
+            f"{'lacks' if is_gpu_class else 'has'} BackendFeature.GPU although "
+            f"is_gpu() is {is_gpu_class} (an override should extend "
+            "super().backend_features(device))",
+            features,
+        )
+    return features
+
+
+def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFeature]:
+    """
+    The framework features of ``device`` (a ``torch.device``, a device type or
+    ``"<type>:<index>"``) from its registered DeviceInterface, see
+    ``_backend_features_of_interface``; a probe: empty for a device without
+    an interface.
+    """
+    try:
+        interface = get_interface_for_device(device)
+    except NotImplementedError:
+        return frozenset()
+    return _backend_features_of_interface(interface, device)
+
+
 def _gpu_types() -> list[str]:
-    """A fresh scan of the device registry for GPU_TYPES (see there)."""
+    """A fresh scan of the device registry for GPU_TYPES (see there): the
+    device types whose interface declares ``BackendFeature.GPU``."""
+    from .codegen.common import BackendFeature
+
     found = [
         name
         for name, interface in get_registered_device_interfaces()
-        if ":" not in name and _safe_probe(interface, "is_gpu")
+        if ":" not in name
+        and BackendFeature.GPU in _backend_features_of_interface(interface)
     ]
     builtin = [name for name in _BUILTIN_GPU_TYPES if name in found]
     return builtin + [name for name in found if name not in _BUILTIN_GPU_TYPES]

@@ -464,8 +464,11 @@ class BackendFeature(Enum):
     Codegen members describe what a device's ``Scheduling`` can generate; ask
     for them with ``get_backend_features`` / ``has_backend_feature`` (or
     ``V.graph.has_feature`` inside a graph).  Framework members describe the
-    device itself and come from its ``DeviceInterface.backend_features()``.
-    A feature absent from a backend's set is not supported by it.
+    device itself and come from its ``DeviceInterface.backend_features()``;
+    Inductor, ``torch.optim`` and ``torch._refs`` consult them instead of
+    naming device types.  A feature absent from a backend's set is not
+    supported by it.  Boolean capabilities only: a member is either in the
+    set or not.
     """
 
     # Codegen members (BaseScheduling.get_backend_features)
@@ -484,6 +487,22 @@ class BackendFeature(Enum):
     # guards when it exposes streams, GPU heuristics).  Declared iff
     # DeviceInterface.is_gpu(); torch._inductor.utils.GPU_TYPES lists them.
     GPU = auto()
+    # Inductor may rewrite softmax into its online-softmax reduction for the
+    # device (fx_passes/post_grad.py), when its codegen backend is Triton.
+    ONLINE_SOFTMAX = auto()
+    # The device has multi-tensor kernels for the eager torch._foreach_* ops:
+    # optimizers default to foreach=True, clip_grad_norm_ and friends accept
+    # foreach=True (torch.utils._foreach_utils).
+    FOREACH_KERNELS = auto()
+    # The device has the fused optimizer kernels (torch._fused_adam_, ...):
+    # optimizers accept fused=True (torch.utils._foreach_utils).
+    FUSED_OPTIMIZER = auto()
+    # Optimizers accept capturable=True for parameters on the device: their
+    # state steps live on the device (torch.optim.optimizer).
+    CAPTURABLE_OPTIMIZER = auto()
+    # The FFT operations accept float16 (and complex32) inputs on the device
+    # (torch._refs.fft).
+    HALF_PRECISION_FFT = auto()
 
 
 def get_backend_features(
