@@ -26,7 +26,7 @@ from torch.fx.experimental.symbolic_shapes import statically_known_true, sym_eq
 from torch.utils._ordered_set import OrderedSet
 
 from .. import config, ir, pattern_matcher  # noqa: F401
-from ..codegen.common import custom_backend_passes
+from ..codegen.common import BackendFeature, custom_backend_passes
 from ..fx_utils import FakeTensorUpdater, get_fake_args_kwargs, get_node_storage
 from ..lowering import lowerings as L
 from ..pattern_matcher import (
@@ -51,8 +51,10 @@ from ..pattern_matcher import (
     stable_topological_sort,
 )
 from ..utils import (
+    _device_backend_features,
     decode_device,
     get_all_devices,
+    get_current_backend,
     get_gpu_type,
     is_gpu,
     is_pointwise_use,
@@ -469,13 +471,15 @@ def prepare_softmax_replacement(x, dim):
 
 def prepare_softmax_extra_check(match):
     """
-    We only have triton online softmax kernels currently.
+    We only have triton online softmax kernels currently: the device must
+    declare BackendFeature.ONLINE_SOFTMAX (DeviceInterface.backend_features;
+    in-tree: cuda and xpu) and generate Triton code.
     """
-    device_type = match.kwargs["x"].meta["val"].device.type
+    device = match.kwargs["x"].meta["val"].device
     return (
         config.online_softmax
-        and device_type in ["cuda", "xpu"]
-        and getattr(config, f"{device_type}_backend") == "triton"
+        and BackendFeature.ONLINE_SOFTMAX in _device_backend_features(device)
+        and get_current_backend(device.type) == "triton"
     )
 
 
