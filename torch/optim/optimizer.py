@@ -16,6 +16,7 @@ from torch.utils._foreach_utils import (
     _get_foreach_kernels_supported_devices,
     _get_fused_kernels_supported_devices,
     _group_tensors_by_device_and_dtype,
+    _privateuse1_devices_with,
     Indices,
     TensorListList,
 )
@@ -193,9 +194,20 @@ def _device_dtype_check_for_fused(
     if cuda_unsupported:
         fused_supported_devices.remove("cuda")
     if not (p.device.type in fused_supported_devices and torch.is_floating_point(p)):
+        hint = ""
+        if (
+            p.device.type not in fused_supported_devices
+            and p.device.type == torch._C._get_privateuse1_backend_name()
+        ):
+            hint = (
+                f". The PrivateUse1 device '{p.device.type}' supports it once "
+                "the backend_features() of its DeviceInterface include "
+                "BackendFeature.FUSED_OPTIMIZER"
+            )
         raise RuntimeError(
             "`fused=True` requires all the params to be floating point Tensors of "
             f"supported devices: {fused_supported_devices} but {p.dtype} and {p.device.type}"
+            + hint
         )
 
 
@@ -216,10 +228,19 @@ def _get_scalar_dtype(is_fused=None):
 
 
 def _get_capturable_supported_devices(supports_xla: bool = True) -> list[str]:
-    r"""Return the device type list that supports capturable optimizer."""
+    r"""Return the device type list that supports capturable optimizer.
+
+    The in-tree device types whose DeviceInterface declares
+    ``BackendFeature.CAPTURABLE_OPTIMIZER``, hpu (which registers no
+    interface), then, unless scripting, the PrivateUse1 backend if its
+    interface declares it too, or if it has no interface (as in torch 2.13),
+    and xla if ``supports_xla``.
+    """
     capturable_supported_devices = ["cuda", "xpu", "hpu"]
     if not torch.jit.is_scripting():
-        capturable_supported_devices.append(torch._C._get_privateuse1_backend_name())
+        capturable_supported_devices += _privateuse1_devices_with(
+            "CAPTURABLE_OPTIMIZER", default=True
+        )
     if supports_xla:
         capturable_supported_devices.append("xla")
     return capturable_supported_devices

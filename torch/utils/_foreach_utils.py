@@ -1,17 +1,113 @@
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import torch
 from torch import Tensor
 from torch.autograd.grad_mode import no_grad
 
 
+# The PrivateUse1 answer of the device lists below, see
+# _privateuse1_backend_has_feature(): (backend name, torch.<name>, registry
+# epoch, names of the declared features or None).
+_privateuse1_features_cache: tuple[str, Any, int, frozenset[str] | None] | None = None
+# Incremented on every change of the device interface registry.
+_device_registry_epoch = 0
+
+
+def _on_device_registry_change() -> None:
+    global _device_registry_epoch
+    _device_registry_epoch += 1
+
+
+def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
+    r"""
+    Whether the DeviceInterface of the renamed PrivateUse1 backend ``name``
+    declares ``feature`` (the name of a framework-level ``BackendFeature``
+    member) in its ``backend_features()``, read through a probe (a broken
+    override declares nothing); None when the backend has no interface: none
+    is registered for it and lazy discovery finds none.
+
+    The declared set is computed once per registry change (and per
+    ``torch.<name>`` module), so that the device lists below stay cheap on
+    every ``optimizer.step()``. Dynamo does not trace it: it calls it while
+    tracing and keeps the answer as a constant of the compiled code (see the
+    marker below), as it does for ``torch._C._get_privateuse1_backend_name()``.
+    """
+    global _privateuse1_features_cache
+    module = getattr(torch, name, None)
+    cached = _privateuse1_features_cache
+    if not (
+        cached is not None
+        and cached[0] == name
+        and cached[1] is module
+        and cached[2] == _device_registry_epoch
+    ):
+        from torch._dynamo.device_interface import (
+            _register_registry_change_callback,
+            get_interface_for_device,
+        )
+        from torch._inductor.utils import _backend_features_of_interface
+
+        _register_registry_change_callback(_on_device_registry_change)
+        epoch = _device_registry_epoch
+        try:
+            interface = get_interface_for_device(name)
+        except NotImplementedError:
+            features = None
+        else:
+            features = frozenset(
+                f.name for f in _backend_features_of_interface(interface)
+            )
+        cached = _privateuse1_features_cache = (name, module, epoch, features)
+    return None if cached[3] is None else feature in cached[3]
+
+
+# What torch._dynamo.assume_constant_result sets, without importing Dynamo.
+_privateuse1_backend_has_feature._dynamo_marked_constant = True  # type: ignore[attr-defined]
+
+
+def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
+    r"""
+    ``[name]`` of the PrivateUse1 backend if it supports ``feature`` (the name
+    of a framework-level ``BackendFeature`` member), else ``[]``.
+
+    A backend with a DeviceInterface (registered, or found by lazy discovery)
+    decides through it: ``feature`` must be in its ``backend_features()``. A
+    backend without one gets ``default``, the answer of torch 2.13, whose
+    lists named the PrivateUse1 backend unconditionally or not at all; so does
+    PrivateUse1 while it is not renamed, without looking at the device
+    registry (``torch._dynamo`` is not imported for it).
+    """
+    name = torch._C._get_privateuse1_backend_name()
+    if name != "privateuseone":
+        supported = _privateuse1_backend_has_feature(name, feature)
+        if supported is not None:
+            return [name] if supported else []
+    return [name] if default else []
+
+
 def _get_foreach_kernels_supported_devices() -> list[str]:
-    r"""Return the device type list that supports foreach kernels."""
-    return ["cuda", "xpu", "mtia", torch._C._get_privateuse1_backend_name()]
+    r"""Return the device type list that supports foreach kernels.
+
+    The in-tree device types whose DeviceInterface declares
+    ``BackendFeature.FOREACH_KERNELS``, then the PrivateUse1 backend if its
+    interface declares it too, or if it has no interface (as in torch 2.13).
+    """
+    return [
+        "cuda",
+        "xpu",
+        "mtia",
+        *_privateuse1_devices_with("FOREACH_KERNELS", default=True),
+    ]
 
 
 def _get_fused_kernels_supported_devices() -> list[str]:
-    r"""Return the device type list that supports fused kernels in optimizer."""
+    r"""Return the device type list that supports fused kernels in optimizer.
+
+    The in-tree device types whose DeviceInterface declares
+    ``BackendFeature.FUSED_OPTIMIZER``, hpu (which registers no interface),
+    then the PrivateUse1 backend if its interface declares it too, or if it
+    has no interface (as in torch 2.13).
+    """
     return [
         "mps",
         "cuda",
@@ -19,7 +115,7 @@ def _get_fused_kernels_supported_devices() -> list[str]:
         "hpu",
         "cpu",
         "mtia",
-        torch._C._get_privateuse1_backend_name(),
+        *_privateuse1_devices_with("FUSED_OPTIMIZER", default=True),
     ]
 
 
