@@ -8,6 +8,7 @@ import torch._prims_common as utils
 from torch._decomp import register_decomposition
 from torch._prims_common import DimsType, ShapeType, TensorLikeType
 from torch._prims_common.wrappers import _maybe_convert_to_dtype, out_wrapper
+from torch.utils._foreach_utils import _privateuse1_devices_with
 
 
 __all__ = [
@@ -67,7 +68,15 @@ def _promote_type_fft(
         dtype = torch.get_default_dtype()
 
     allowed_types = [torch.float32, torch.float64]
-    maybe_support_half = device.type in ["cuda", "meta", "xpu"]
+    # The device types whose DeviceInterface declares
+    # BackendFeature.HALF_PRECISION_FFT, meta, and the PrivateUse1 backend if
+    # its interface declares it.
+    maybe_support_half = device.type in [
+        "cuda",
+        "meta",
+        "xpu",
+        *_privateuse1_devices_with("HALF_PRECISION_FFT", default=False),
+    ]
 
     if maybe_support_half:
         allowed_types.append(torch.float16)
