@@ -311,9 +311,264 @@ def _registered_interfaces() -> list[list[str]]:
     return [[name, qualname(cls)] for name, cls in di.get_registered_device_interfaces()]
 
 
+def _default_to_fused_or_foreach(device_type: str, use_fused: bool) -> Any:
+    import torch
+
+    params = [torch.zeros(2, device=device_type), torch.zeros(2, device=device_type)]
+    return _m("torch.optim.optimizer")._default_to_fused_or_foreach(
+        params, False, use_fused
+    )
+
+
+def _online_softmax_check(device_type: str, backend: str) -> Any:
+    """prepare_softmax_extra_check on a stand-in match whose input is on
+    ``device_type``, with ``backend`` as the cuda and xpu codegen backend."""
+    import types
+
+    import torch
+
+    config = _m("torch._inductor.config")
+    post_grad = _m("torch._inductor.fx_passes.post_grad")
+    val = types.SimpleNamespace(device=torch.device(device_type))
+    match = types.SimpleNamespace(kwargs={"x": types.SimpleNamespace(meta={"val": val})})
+    with config.patch(cuda_backend=backend, xpu_backend=backend):
+        return post_grad.prepare_softmax_extra_check(match)
+
+
 def _system_info() -> Any:
     cc = _m("torch._inductor.codecache")
     return cc.CacheBase.get_system()
+
+
+# -- Dynamo tracing tables (RFC 2) ------------------------------------------------
+
+def _dynamo_device_tables() -> Any:
+    """The device-derived tables of a later patch (trace_rules._device_tables),
+    or None in torch 2.13, where the static lists are the whole tables."""
+    fn = getattr(_m("torch._dynamo.trace_rules"), "_device_tables", None)
+    return fn() if fn is not None else None
+
+
+def _dynamo_constant_fold(need_guards: bool) -> list[str]:
+    vt = _m("torch._dynamo.variables.torch")
+    fns = set(vt.constant_fold_functions_need_guards if need_guards
+              else vt.constant_fold_functions)
+    tables = _dynamo_device_tables()
+    if tables is not None:
+        fns |= set(tables.constant_fold_need_guards if need_guards
+                   else tables.constant_fold)
+    return sorted(qualname(f) for f in fns)
+
+
+def _dynamo_in_graph_classes() -> list[str]:
+    ud = _m("torch._dynamo.variables.user_defined")
+    return sorted(qualname(c) for c in ud.UserDefinedClassVariable._in_graph_classes())
+
+
+def _dynamo_common_constant_types() -> list[str]:
+    du = _m("torch._dynamo.utils")
+    refresh = getattr(du, "_refresh_device_constant_types", None)
+    if refresh is not None:
+        refresh()
+    return sorted(qualname(t) for t in du.common_constant_types)
+
+
+def _dynamo_handlers() -> list[str]:
+    vt = _m("torch._dynamo.variables.torch")
+    return sorted(qualname(f) for f in vt.TorchInGraphFunctionVariable._get_handlers())
+
+
+def _dynamo_rule(name: str) -> Any:
+    tr = _m("torch._dynamo.trace_rules")
+    obj = tr.load_object(name)
+    if obj is None:
+        return None
+    rule = tr.lookup(obj)
+    return None if rule is None else rule.__name__
+
+
+# Device runtime functions whose trace rule the tables decide.
+_DYNAMO_RULE_NAMES = tuple(
+    f"torch.{dev}.{fn}"
+    for dev in ("cuda", "xpu", "mps", "mtia", "cpu")
+    for fn in (
+        "current_stream", "synchronize", "stream", "set_device", "current_device",
+        "device_count", "is_available", "is_initialized", "get_device_properties",
+        "get_rng_state", "set_rng_state", "manual_seed", "manual_seed_all", "seed",
+        "initial_seed", "Stream", "Event", "_exchange_device",
+        "_maybe_exchange_device",
+    )
+)
+
+
+def _dynamo_trace(fn: Callable[..., Any]) -> dict[str, Any]:
+    """What Dynamo makes of ``fn(torch.ones(2, 2))``: its FX graphs, guards,
+    graph breaks, and the result or the exception."""
+    import warnings
+
+    import torch
+    import torch._dynamo
+    from torch._dynamo.utils import counters
+
+    graphs: list[str] = []
+    guards: list[str] = []
+
+    def backend(gm: Any, example_inputs: Any) -> Any:
+        graphs.append(gm.code.strip())
+        return gm.forward
+
+    def export(guard_set: Any) -> None:
+        guards.extend(sorted(f"{g.name} {g.create_fn_name()}" for g in guard_set))
+
+    torch._dynamo.reset()
+    counters.clear()
+    out: dict[str, Any] = {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiled = torch._dynamo.optimize(backend, guard_export_fn=export)(fn)
+            try:
+                result = compiled(torch.ones(2, 2))
+                out["result"] = repr(result)
+            except Exception as e:  # noqa: BLE001 -- the exception is the answer
+                out["raises"] = describe_exception(e)
+    finally:
+        torch._dynamo.reset()
+    out["graphs"] = graphs
+    out["guards"] = sorted(set(guards))
+    out["graph_breaks"] = sorted(counters["graph_break"])
+    return out
+
+
+def _dynamo_trace_corpus() -> dict[str, Callable[..., Any]]:
+    """The functions of RFC 2's acceptance, written for in-tree devices."""
+    import torch
+
+    def cuda_is_available(x):
+        return x + 1 if torch.cuda.is_available() else x - 1
+
+    def cuda_device_count(x):
+        return x * torch.cuda.device_count()
+
+    def cuda_current_device(x):
+        return x + torch.cuda.current_device()
+
+    def cuda_is_initialized(x):
+        return x + torch.cuda.is_initialized()
+
+    def cuda_current_stream(x):
+        s = torch.cuda.current_stream()
+        return x + 1, s
+
+    def cuda_synchronize(x):
+        torch.cuda.synchronize()
+        return x + 1
+
+    def cuda_stream(x):
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            y = x + 1
+        return y
+
+    def torch_stream(x):
+        s = torch.Stream(device="cuda")
+        return x + 1, s
+
+    def cuda_event(x):
+        e = torch.cuda.Event()
+        e.record()
+        e.wait()
+        e.synchronize()
+        return x + 1
+
+    def torch_event(x):
+        e = torch.Event(device="cuda")
+        e.record()
+        return x + 1
+
+    def cuda_device_properties(x):
+        return x * torch.cuda.get_device_properties().multi_processor_count
+
+    def cuda_set_device(x):
+        torch.cuda.set_device(0)
+        return x + 1
+
+    def cuda_exchange_device(x):
+        prev = torch.cuda._exchange_device(0)
+        return x + prev
+
+    def cuda_manual_seed(x):
+        torch.cuda.manual_seed(0)
+        return x + 1
+
+    def cuda_get_rng_state(x):
+        return x + torch.cuda.get_rng_state().sum()
+
+    def get_device_module_cpu(x):
+        return x * torch.get_device_module(x.device).device_count()
+
+    def get_device_module_cuda(x):
+        return x * torch.get_device_module("cuda").device_count()
+
+    def get_device_module_default(x):
+        return x * torch.get_device_module().device_count()
+
+    def cuda_amp_autocast(x):
+        with torch.cuda.amp.autocast():
+            return x @ x
+
+    def cpu_amp_autocast(x):
+        with torch.cpu.amp.autocast():
+            return x @ x
+
+    def xpu_current_device(x):
+        return x + torch.xpu.current_device()
+
+    def xpu_synchronize(x):
+        torch.xpu.synchronize()
+        return x + 1
+
+    def xpu_current_stream(x):
+        return x + 1, torch.xpu.current_stream()
+
+    def mps_synchronize(x):
+        torch.mps.synchronize()
+        return x + 1
+
+    def cpu_synchronize(x):
+        torch.cpu.synchronize()
+        return x + 1
+
+    def accelerator_current_stream(x):
+        return x + 1, torch.accelerator.current_stream()
+
+    def del_tensor(x):
+        y = x + 1
+        z = y * 2
+        del y
+        return z
+
+    return {name: fn for name, fn in locals().items() if callable(fn)}
+
+
+def _dynamo_rows(add: Callable[[str, Callable[[], Any]], None]) -> None:
+    add("dynamo.constant_fold_functions", lambda: _dynamo_constant_fold(False))
+    add("dynamo.constant_fold_functions_need_guards",
+        lambda: _dynamo_constant_fold(True))
+    add("dynamo.UserDefinedClassVariable._in_graph_classes()", _dynamo_in_graph_classes)
+    add("dynamo.common_constant_types", _dynamo_common_constant_types)
+    add("dynamo.TorchInGraphFunctionVariable._get_handlers()", _dynamo_handlers)
+    for name in _DYNAMO_RULE_NAMES:
+        add(f"dynamo.trace_rules.lookup({name})", lambda name=name: _dynamo_rule(name))
+    for name in ("torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
+                 "torch.amp.autocast", "torch.cuda.StreamContext",
+                 "torch.cuda.device", "torch.xpu.device"):
+        add(f"dynamo.TorchCtxManagerClassVariable.is_matching_cls({name})",
+            lambda name=name: _m("torch._dynamo.variables.torch")
+            .TorchCtxManagerClassVariable.is_matching_cls(
+                _m("torch._dynamo.trace_rules").load_object(name)))
+    for name, fn in _dynamo_trace_corpus().items():
+        add(f"dynamo.trace({name})", lambda fn=fn: _dynamo_trace(fn))
 
 
 def answer_table() -> list[AnswerRow]:
@@ -358,6 +613,33 @@ def answer_table() -> list[AnswerRow]:
         lambda: _m("torch.utils._foreach_utils")._get_foreach_kernels_supported_devices())
     add("torch.utils._foreach_utils._get_fused_kernels_supported_devices()",
         lambda: _m("torch.utils._foreach_utils")._get_fused_kernels_supported_devices())
+    # -- device lists migrated to BackendFeature (SPEC §6) ------------------------
+    fu = "torch.utils._foreach_utils"
+    op = "torch.optim.optimizer"
+    # torch.device types (tpu is none) and the names the 2.13 lists carry.
+    list_devices = (*(d for d in DEVICES if d != "tpu"), "hpu", "xla", "privateuseone")
+    for d in list_devices:
+        add(f"{fu}._device_has_foreach_support(torch.device({d!r}))",
+            lambda d=d: _m(fu)._device_has_foreach_support(torch.device(d)))
+    for xla in (True, False):
+        add(f"{op}._get_capturable_supported_devices(supports_xla={xla})",
+            lambda xla=xla: _m(op)._get_capturable_supported_devices(supports_xla=xla))
+    for d in ("cpu", "meta"):
+        for fused in (False, True):
+            add(f"{op}._default_to_fused_or_foreach([{d} params], use_fused={fused})",
+                lambda d=d, fused=fused: _default_to_fused_or_foreach(d, fused))
+        add(f"{op}._device_dtype_check_for_fused({d} param)",
+            lambda d=d: _m(op)._device_dtype_check_for_fused(torch.zeros(1, device=d)))
+    for d in list_devices:
+        for dtype in ("float16", "bfloat16", "float32"):
+            for cplx in (False, True):
+                add(f"torch._refs.fft._promote_type_fft({dtype}, {cplx}, {d!r})",
+                    lambda d=d, dtype=dtype, cplx=cplx: _m("torch._refs.fft")._promote_type_fft(
+                        getattr(torch, dtype), cplx, torch.device(d)))
+    for d in list_devices:
+        for backend in ("triton", "halide"):
+            add(f"post_grad.prepare_softmax_extra_check({d!r}, backend={backend!r})",
+                lambda d=d, backend=backend: _online_softmax_check(d, backend))
     bm = "torch._inductor.runtime.benchmarking"
     add(f"{bm}.GPU_BENCHMARK_DEVICE_TYPES", lambda: _m(bm).GPU_BENCHMARK_DEVICE_TYPES)
     add(f"{bm}._get_default_gpu_device_type()",
@@ -416,6 +698,9 @@ def answer_table() -> list[AnswerRow]:
             lambda d=d: _wrapper_codegen(d, fx_wrapper=True))
         add(f"codegen.common.get_device_op_overrides({d!r})",
             lambda d=d: _device_op_overrides(d))
+
+    # -- Dynamo tracing tables (RFC 2) ---------------------------------------------
+    _dynamo_rows(add)
 
     return rows
 
