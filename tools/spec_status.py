@@ -24,6 +24,8 @@ DONE: frozenset[str] = frozenset(
         "WB",
         *(f"REG-{i}" for i in range(1, 6)),
         *(f"ID-{i}" for i in range(1, 6)),
+        *(f"DYN-{i}" for i in range(1, 7)),
+        "BF",
         "IND-3",
         "IND-4",
         "IND-6",
