@@ -922,6 +922,57 @@ class LazyDiscoveryTest(TestCase):
         )
         self.assertEqual(report["privateuse1"], [])
 
+    def test_first_compile_finds_the_convention_interface(self):
+        # The package never imports torch._dynamo; the first torch.compile
+        # that needs the device's interface (to trace current_stream() with
+        # fullgraph=True) discovers it.
+        convention = """
+            import torch
+
+
+            class DeviceInterface:
+                Stream = torch.acc.Stream
+                Event = torch.acc.Event
+
+                @staticmethod
+                def device_count():
+                    return torch.acc.device_count()
+
+                @staticmethod
+                def is_available():
+                    return torch.acc.is_available()
+
+                @staticmethod
+                def current_device():
+                    return torch.acc.current_device()
+
+                @staticmethod
+                def current_stream(device=None):
+                    return torch.acc.current_stream(device)
+        """
+        report = self.run_acc(
+            self.package(convention=convention),
+            prelude="""
+                import torch._dynamo.testing
+
+                report["registered_before_compile"] = "acc" in di.device_interfaces
+                counter = torch._dynamo.testing.CompileCounter()
+
+                def fn(x):
+                    return x + torch.acc.current_stream().stream_id
+
+                x = torch.ones(3, device="acc")
+                report["result"] = torch.compile(fn, backend=counter, fullgraph=True)(x).tolist()
+                report["frames"] = counter.frame_count
+                report["discovered"] = di.device_interfaces["acc"].__name__
+            """,
+        )
+        self.assertFalse(report["dynamo_after_package"])
+        self.assertFalse(report["registered_before_compile"])
+        self.assertEqual(report["result"], [1.0, 1.0, 1.0])  # default stream: id 0
+        self.assertEqual(report["frames"], 1)
+        self.assertEqual(report["discovered"], "DeviceInterface")
+
     def test_convention_module_is_adopted(self):
         report = self.run_acc(
             self.package(),
