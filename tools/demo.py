@@ -261,9 +261,14 @@ def print_report() -> None:
 
 def main() -> int:
     register(NAME)
-    from extension_backends.cpp.extension_codegen_backend import register_compile_backend
+    from extension_backends.cpp.extension_codegen_backend import (
+        ExtensionGpuDeviceInterface,
+        register_compile_backend,
+    )
 
-    register_compile_backend(NAME)
+    # acc has streams and two devices: a GPU-class device, scheduled by
+    # Inductor's C++ backend since its memory is host memory.
+    register_compile_backend(NAME, ExtensionGpuDeviceInterface)
     print(f"PrivateUse1 is now '{torch._C._get_privateuse1_backend_name()}', "
           f"{torch.get_device_module(NAME).device_count()} devices; "
           f"torch {torch.__version__} with the series from {REPO}\n")

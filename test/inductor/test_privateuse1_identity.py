@@ -144,6 +144,27 @@ class GpuClassDeviceTests(PrivateUse1IdentityTestBase):
             self.assertEqual(p.grad.cpu(), q.grad.cpu())
 
 
+    def test_side_stream_and_event(self):
+        # Inductor's multi-stream codegen for a GPU-class device with streams:
+        # the side stream is entered inside the device guard.
+        def fn(x):
+            side = runtime.Stream()
+            done = runtime.Event()
+            scale = runtime.get_device_properties().multi_processor_count
+            with runtime.stream(side):
+                y = x * scale
+                done.record()
+            runtime.current_stream().wait_event(done)
+            return y + 1
+
+        x = torch.randn(16, device=f"{DEVICE}:1")
+        with runtime.device(1):
+            code = self.compile_and_check(fn, x)
+        FileCheck().check(f"with torch.{DEVICE}.device(1):").check(
+            f"torch.{DEVICE}.current_stream()"
+        ).run(code)
+
+
 class AcceleratorDeviceTests(PrivateUse1IdentityTestBase):
     """The default: a CPU-like accelerator scheduled by the C++ backend."""
 

@@ -82,6 +82,15 @@ class ExtensionDeviceInterface(DeviceInterface):
         return False
 
 
+class ExtensionGpuDeviceInterface(ExtensionDeviceInterface):
+    """The same device declared GPU-class: it has streams and two devices, so
+    generated code guards the current device around its kernels."""
+
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+
 class ExtensionDeviceOpOverrides(DeviceOpOverrides):
     """Python source snippets the wrapper emits for the device ``name``."""
 
@@ -102,6 +111,9 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
 
     def device_guard(self, device_idx: int) -> str:
         return f"torch.{self.name}.device({device_idx})"
+
+    def current_stream(self) -> str:
+        return f"torch.{self.name}.current_stream()"
 
     def cpp_kernel_type(self) -> str:
         return "void*"
