@@ -183,6 +183,24 @@ class AcceleratorDeviceTests(PrivateUse1IdentityTestBase):
             code = self.compile_and_check(model, x)
         self.assertNotIn(f"torch.{DEVICE}.device(", code)
 
+    def test_batched_kernel_runs_before_a_device_less_op(self):
+        # Stock 2.13 emitted the C++ kernel batch after record_event, which had
+        # already freed the kernel's input: UnboundLocalError at run time.
+        def fn(x, y):
+            z = x * 2 + y
+            runtime.Event().record()
+            return z, x + 1
+
+        x, y = (torch.randn(16, device=DEVICE) for _ in range(2))
+        expected = fn(x, y)
+        with inductor_config.patch(fx_graph_cache=False):
+            actual, (code,) = run_and_get_code(torch.compile(fn, fullgraph=True), x, y)
+        for a, e in zip(actual, expected):
+            self.assertEqual(a.cpu(), e.cpu())
+        FileCheck().check("cpp_fused_add_mul_0(arg0_1").check(
+            "torch.ops.streams.record_event.default("
+        ).check("del arg0_1").run(code)
+
     def test_training_step(self):
         model = _mlp()
         twin = copy.deepcopy(model)

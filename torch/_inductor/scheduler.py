@@ -9468,6 +9468,12 @@ class Scheduler:
                             num_streams,
                             self.stream_idx_to_user_obj_idx,
                         )
+            elif node.is_extern():
+                # A device-less op (e.g. record_event) can be the last use of a
+                # buffer that a kernel still batched by its backend (the C++
+                # backend's) reads: emit those kernels before the op frees it.
+                for backend in self.backends.values():
+                    backend.flush()
 
             # Handle stream context switching for multi-stream scheduling.
             # This runs for all nodes (including device-less sync ops like
