@@ -30,6 +30,7 @@ DONE: frozenset[str] = frozenset(
         "IND-4",
         "IND-6",
         "IND-7",
+        "IND-9",
     }
 )
 
