@@ -56,10 +56,11 @@ class CacheSystemInfoTests(TestCase):
     def test_bad_returns_are_ignored_with_one_warning(self):
         for bad, why in [("1.0", "expected a dict, got str"), ({"when": object()}, "not JSON serializable")]:
             register_compile_backend(DEVICE, interface_with(bad))
-            with self.assertLogs("torch._inductor.codecache", "WARNING") as logs:
+            with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
                 self.assertEqual(CacheBase.get_system()["hash"], self.plain_hash)
+            self.assertIn("Versioned.get_cache_system_info() returned an unusable value", logs.output[0])
             self.assertIn(why, logs.output[0])
-            with self.assertNoLogs("torch._inductor.codecache", "WARNING"):
+            with self.assertNoLogs("torch._dynamo.device_interface", "WARNING"):
                 CacheBase.get_system.cache_clear()
                 CacheBase.get_system()
 

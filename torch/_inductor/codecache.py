@@ -51,6 +51,7 @@ from torch import SymInt, Tensor
 from torch._dynamo.device_interface import (
     _register_registry_change_callback,
     _safe_probe,
+    _warn_broken_probe,
     get_interface_for_device,
     get_registered_device_interfaces,
 )
@@ -289,9 +290,6 @@ def triton_key() -> str | None:
     return None
 
 
-_warned_cache_system_info: set[type] = set()
-
-
 def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
     """
     ``DeviceInterface.get_cache_system_info()`` of every available registered
@@ -311,14 +309,12 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
                 raise TypeError(f"expected a dict, got {type(info).__name__}")
             json.dumps(info, sort_keys=True)
         except (TypeError, ValueError) as err:
-            if interface not in _warned_cache_system_info:
-                _warned_cache_system_info.add(interface)
-                log.warning(
-                    "Ignoring %s.get_cache_system_info() for device '%s': %s",
-                    interface.__name__,
-                    name,
-                    err,
-                )
+            _warn_broken_probe(
+                interface,
+                "get_cache_system_info",
+                f"returned an unusable value for device '{name}' ({err})",
+                None,
+            )
             continue
         infos[name] = info
     return infos

@@ -1,11 +1,8 @@
 import functools
 import hashlib
-import logging
 import os
 from typing import Any
 
-
-log = logging.getLogger(__name__)
 
 _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT = "failed to map segment from shared object"
 
@@ -216,6 +213,7 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
     """The device walk of ``has_triton``, given a Triton package."""
     from torch._dynamo.device_interface import (
         _safe_probe,
+        _warn_broken_probe,
         get_registered_device_interfaces,
     )
 
@@ -232,22 +230,18 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
         except (RuntimeError, ImportError):  # incl. TritonUnavailableError
             continue
         except Exception as err:
-            if device_interface not in _broken_triton_probes:
-                _broken_triton_probes.add(device_interface)
-                log.warning(
-                    "%s.raise_if_triton_unavailable() raised %r instead of a "
-                    "RuntimeError; treating %s as not Triton-capable",
-                    device_interface.__name__,
-                    err,
-                    device,
-                )
+            _warn_broken_probe(
+                device_interface,
+                "raise_if_triton_unavailable",
+                f"raised {err!r} instead of a RuntimeError",
+                "not Triton-capable",
+            )
             continue
         return True
     return False
 
 
 _has_triton_follows_registry = False
-_broken_triton_probes: set[type] = set()
 
 
 @functools.cache
