@@ -50,9 +50,6 @@ class CppDeviceOptionsTests(TestCase):
     def setUp(self):
         super().setUp()
         RegistrySnapshot.install(self)
-        saved = dict(cpp_builder._cpp_device_options_registry)
-        self.addCleanup(cpp_builder._cpp_device_options_registry.update, saved)
-        self.addCleanup(cpp_builder._cpp_device_options_registry.clear)
         self.generic = cpp_builder.get_cpp_torch_device_options(DEVICE)
 
     def get(self, **kwargs):
@@ -115,7 +112,9 @@ class CppDeviceOptionsTests(TestCase):
 
     def test_wrong_shape_names_the_device(self):
         for bad in ("USE_ACC", (["A"],) * 6, (["A"],) * 8, (["A"], "inc", [], [], [], [], []), ([1],) * 7):
-            cpp_builder._cpp_device_options_registry[DEVICE] = lambda *args, bad=bad: bad
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # re-registration warns
+                cpp_builder.register_cpp_device_options(DEVICE, lambda *args, bad=bad: bad)
             with self.assertRaisesRegex(
                 TypeError,
                 f"C\\+\\+ device options for '{DEVICE}' from .* must be a 7-tuple of lists of str",

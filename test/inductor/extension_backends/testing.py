@@ -53,6 +53,7 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
         ("torch._dynamo.trace_rules", "_device_trace_rules"),
+        ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]
