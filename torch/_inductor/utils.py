@@ -3792,13 +3792,10 @@ def is_cpp_scheduled(device_type: str) -> bool:
     for "cpu" ask this instead, so they also serve such devices, GPU-class or
     not.
     """
-    if device_type == "cpu":
-        return True
-    from .codegen.common import get_scheduling_for_device
-    from .codegen.cpp import CppScheduling
-
-    scheduling = get_scheduling_for_device(device_type)
-    return isinstance(scheduling, type) and issubclass(scheduling, CppScheduling)
+    return device_type == "cpu" or (
+        device_type not in _BUILTIN_DEVICE_INIT_LIST
+        and _backend_of_registered_scheduling(device_type) == "cpp"
+    )
 
 
 def device_need_guard(device: str) -> bool:
