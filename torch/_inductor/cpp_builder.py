@@ -26,6 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from torch._dynamo.device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
+    _CppDeviceOptions,
+    get_interface_for_device,
+)
 from torch._dynamo.utils import dynamo_timed
 from torch._inductor import config, exc
 from torch._inductor.cpu_vec_isa import invalid_vec_isa, VecISA
@@ -1999,9 +2004,6 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
             lpaths.append(sdk_lib)
 
 
-_CppDeviceOptions = tuple[
-    list[str], list[str], list[str], list[str], list[str], list[str], list[str]
-]
 _CPP_DEVICE_OPTION_FIELDS = (
     "definitions",
     "include_dirs",
@@ -2037,8 +2039,6 @@ def register_cpp_device_options(
     same device type warns and replaces the callback; built-in device types
     cannot be registered.
     """
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
     if not isinstance(device_type, str) or device_type in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"Cannot register C++ device options for {device_type!r}: expected the "
@@ -2068,8 +2068,6 @@ def _out_of_tree_cpp_device_options(
     its ``DeviceInterface.get_cpp_device_options(aot_mode, compile_only)``;
     None when none of them declares any.
     """
-    from torch._dynamo.device_interface import get_interface_for_device
-
     from .codegen.common import _initialize_device_op_overrides, device_op_overrides_dict
 
     sources: list[Callable[[], Any]] = []
@@ -2199,8 +2197,6 @@ def get_cpp_torch_device_options(
 
     if device_type == "mps":
         definitions.append(" USE_MPS")
-
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 
     if device_type not in _BUILTIN_DEVICE_INIT_LIST and (
         device_options := _out_of_tree_cpp_device_options(
