@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "test" / "inductor")]
+# The repository root goes last: its torch/ must not shadow the installed torch.
+sys.path[:0] = [str(REPO / "test" / "inductor")]
+sys.path.append(str(REPO))
 
 import torch  # noqa: E402
 

@@ -39,6 +39,9 @@ def run_env() -> dict[str, str]:
     """Environment for everything run inside the project env: one Inductor cache
     and one build of the fake device per checkout, shared by every process."""
     env = dict(os.environ)
+    # Never put the working directory (the repository root, whose torch/
+    # holds series files) on sys.path ahead of the installed torch.
+    env["PYTHONSAFEPATH"] = "1"
     env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(BUILD / "inductor-cache"))
     env.setdefault("EXTENSION_DEVICE_BUILD_DIR", str(BUILD / "extension_device"))
     return env

@@ -181,8 +181,11 @@ def locate_torch(python: str) -> TorchInstall:
         "spec = importlib.util.find_spec('torch')\n"
         "print(os.path.dirname(list(spec.submodule_search_locations)[0]) if spec else '')\n"
     )
+    # PYTHONSAFEPATH: the working directory may be the repository root, whose
+    # torch/ (series files) must not be what is found.
     out = subprocess.run(
-        [python, "-c", code], check=True, capture_output=True, text=True
+        [python, "-c", code], check=True, capture_output=True, text=True,
+        env=dict(os.environ, PYTHONSAFEPATH="1"),
     ).stdout.strip()
     if not out:
         raise SeriesError(

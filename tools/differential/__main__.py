@@ -10,7 +10,8 @@ if __package__ in (None, ""):
     # never imported in this process.
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+    # Last, so that the repository's torch/ never shadows the installed torch.
+    sys.path.append(str(Path(__file__).resolve().parent.parent.parent))
     from tools.differential import main
 else:
     from . import main

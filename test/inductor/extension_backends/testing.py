@@ -185,10 +185,12 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     """Environment for a child interpreter: finds the test helpers and reuses
     this run's build of the device and Inductor cache."""
     env = dict(os.environ)
-    paths = [str(TEST_INDUCTOR_DIR), str(REPO)]
+    # Not the repository root: its torch/ would shadow the installed torch.
+    paths = [str(TEST_INDUCTOR_DIR)]
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONSAFEPATH"] = "1"
     env.update(extra)
     return env
 
