@@ -108,6 +108,7 @@ from torch._inductor.utils import (
     ALIGN_BYTES,
     clear_on_fresh_cache,
     determine_aoti_mmap_flags,
+    get_all_devices,
     is_linux,
     is_windows,
     parallel_num_threads,
@@ -1604,7 +1605,7 @@ class FxGraphHashDetails:
         )
 
         # Register indcutor backends and custom passes and get their UUIDs.
-        init_backend_registration()
+        init_backend_registration(get_all_devices(gm) if gm is not None else ())
         self.custom_backend_passes = tuple(
             map(self._get_custom_pass_detail, custom_backend_passes.values())
         )

@@ -914,7 +914,7 @@ def _compile_fx_inner(
     fx_graph_remote_cache = should_use_remote_fx_graph_cache()
 
     # Check if the registered backend(s) support caching.
-    init_backend_registration()
+    init_backend_registration(get_all_devices(gm))
     backends_support_caching = all(
         backend.supports_caching
         for backend in (

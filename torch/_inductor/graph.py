@@ -63,6 +63,7 @@ from .codegen.common import (
     get_device_op_overrides,
     get_wrapper_codegen_for_device,
     init_backend_registration,
+    missing_backend_message,
     WorkspaceArg,
 )
 from .exc import (
@@ -107,6 +108,7 @@ from .runtime.autotune_cache import AutotuneCacheBundler
 from .sizevars import SizeVarAllocator
 from .utils import (
     gather_origins,
+    get_all_devices,
     get_cloned_parameter_buffer_name,
     get_donated_idxs,
     get_sympy_Expr_dtype,
@@ -555,7 +557,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.allocated_constant_name: dict[str, str] = (
             const_module.allocated_constant_name if const_module is not None else {}
         )
-        init_backend_registration()
+        init_backend_registration(get_all_devices(gm))
         self.get_backend_features = functools.lru_cache(None)(get_backend_features)
 
         self.effectful_ops: dict[_EffectType, ir.Buffer] = {}
@@ -2338,13 +2340,13 @@ class GraphLowering(torch.fx.Interpreter):
         if self.cpp_wrapper:
             self.validate_can_generate_cpp_wrapper()
 
-        self.device_ops = get_device_op_overrides(self.device_type)
+        init_backend_registration((self.device_type,))
         wrapper_code_gen_cls = get_wrapper_codegen_for_device(
             self.device_type, self.cpp_wrapper, self.fx_wrapper
         )
-        assert wrapper_code_gen_cls is not None, (
-            f"Device {self.device_type} not supported"
-        )
+        if wrapper_code_gen_cls is None:
+            raise RuntimeError(missing_backend_message(self.device_type))
+        self.device_ops = get_device_op_overrides(self.device_type)
         self.wrapper_code = wrapper_code_gen_cls.create(
             is_subgraph,
             subgraph_name,

@@ -64,7 +64,13 @@ from torch.utils._triton import has_triton
 
 from . import comms, config, config_comms, dependencies, ir, metrics
 from .analyze_preserves_zero_mask import can_codegen_without_upcasts
-from .codegen.common import BackendFeature, get_scheduling_for_device, Kernel
+from .codegen.common import (
+    BackendFeature,
+    get_scheduling_for_device,
+    init_backend_registration,
+    Kernel,
+    missing_backend_message,
+)
 from .comm_analysis import (
     estimate_nccl_collective_runtime,
     estimate_nccl_collective_runtime_nccl_estimator,
@@ -8501,7 +8507,10 @@ class Scheduler:
 
         device_scheduling = get_scheduling_for_device(device.type)
         if device_scheduling is None:
-            raise RuntimeError(f"Unsupported device type: {device.type}")
+            init_backend_registration((device,))
+            device_scheduling = get_scheduling_for_device(device.type)
+        if device_scheduling is None:
+            raise RuntimeError(missing_backend_message(device.type))
 
         if not has_triton():
             if (

@@ -132,6 +132,20 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     An explicit ``torch._dynamo.device_interface.register_interface_for_device_PrivateUse1()``
     takes precedence over the hook, and the hook over the module.
 
+    Note(Inductor): to let ``torch.compile`` load your Inductor backend only when a compile
+    first needs "foo" (so that importing your package does not import Inductor), provide one of,
+    in this order of precedence after an explicit
+    ``torch._inductor.codegen.common.register_device_backend_loader("foo", loader)``:
+
+    (1) an entry point named ``foo`` in the ``torch_inductor_backends`` group of your
+        distribution, whose value is a callable taking no arguments that registers the backend;
+    (2) ``_inductor_backend_init() -> None`` on BackendModule, doing the same;
+    (3) the attributes ``Scheduling``, ``PythonWrapperCodegen`` and ``CppWrapperCodegen``
+        (and optionally ``WrapperFxCodegen``) on BackendModule, registered as they are.
+
+    A loader that raises or registers nothing is reported with one warning and retried only
+    after the device registries change.
+
     Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
     BackendModule API's like their ``torch.cuda`` counterparts, when present:
     ``is_available``, ``device_count`` and ``get_device_properties`` are constant-folded

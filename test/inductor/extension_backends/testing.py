@@ -6,6 +6,9 @@
 * :func:`xfail_until` marks a test that waits for a SPEC requirement: it is an
   expected failure only while it fails *for that reason*; failing otherwise is
   a real failure, and passing is a strict XPASS telling to remove the marker.
+* :func:`add_site_dir` puts a directory of installed distributions on
+  ``sys.path`` for one test (``BACKEND_SITE`` holds the fake device's, whose
+  entry points load its Inductor backend).
 * :func:`run_python` runs code in a fresh interpreter, for what needs its own
   process (renaming PrivateUse1, import order, lazy discovery, entry points).
 
@@ -54,6 +57,8 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
         ("torch._dynamo.trace_rules", "_device_trace_rules"),
         ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
+        ("torch._inductor.codegen.common", "device_backend_loaders"),
+        ("torch._inductor.codegen.common", "_backend_probe_keys"),
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]
@@ -62,6 +67,7 @@ class RegistrySnapshot:
         ("torch._dynamo.device_interface", "_discovery_warned"),
         ("torch._dynamo.device_interface", "_safe_probe_warned"),
         ("torch._dynamo.trace_rules", "_interface_slots_warned"),
+        ("torch._inductor.codegen.common", "_backend_load_warned"),
     ]
     #: (module, attribute) of every module-level flag.
     FLAGS = [
@@ -78,7 +84,7 @@ class RegistrySnapshot:
     NOTIFY = ("torch._dynamo.device_interface", "_notify_registry_change")
     #: (module, attribute) of every function whose cache derives from a registry.
     CACHED = [
-        ("torch._inductor.codegen.common", "init_backend_registration"),
+        ("torch._inductor.codegen.common", "_init_builtin_backend_registration"),
         ("torch._inductor.utils", "get_gpu_type"),
         ("torch._inductor.utils", "is_big_gpu"),
         ("torch._inductor.utils", "get_max_num_sms"),
@@ -96,7 +102,10 @@ class RegistrySnapshot:
         # Snapshot the built-ins too: some register as a side effect of a
         # one-time import, which a restore to an earlier state would lose.
         get_registered_device_interfaces()
-        init_backend_registration()
+        # The built-in backends only: probing the PrivateUse1 device would load
+        # its backend into the snapshot, or use up the probe of a test that
+        # installs a distribution.
+        init_backend_registration(())
         get_device_op_overrides("cpu")
         keys = (
             self.DICTS + self.LISTS + self.SETS + self.FLAGS + self.CALLBACKS
@@ -179,6 +188,21 @@ def xfail_until(spec_id: str, pattern: str):
         return mark(wrapper)
 
     return decorator
+
+
+#: A directory with the dist-info of ``extension-device-backend``, the
+#: distribution whose ``torch_inductor_backends`` entry points (named
+#: ``extension_device`` and ``acc``) load the fake device's Inductor backend.
+BACKEND_SITE = Path(__file__).resolve().parent / "site"
+
+
+def add_site_dir(testcase, site: str | os.PathLike = BACKEND_SITE) -> str:
+    """Put ``site`` (a directory holding installed distributions) on
+    ``sys.path`` until ``testcase`` ends, so that their entry points are found."""
+    site = str(site)
+    sys.path.append(site)
+    testcase.addCleanup(sys.path.remove, site)
+    return site
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:

@@ -12,6 +12,8 @@ import operator
 import os
 import re
 import tempfile
+import threading
+import warnings
 from abc import ABC, abstractmethod
 from enum import auto, Enum
 from itertools import chain
@@ -62,7 +64,7 @@ from ..virtualized import (
 
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, MutableMapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 
     from torch.fx import GraphModule
 
@@ -455,6 +457,8 @@ def register_backend_for_device(
             f"{device_custom_config=} cannot be the same as the default inductor config {config=}"
         )
     custom_backend_codegen_configs[device] = device_custom_config
+    global _backend_registry_generation
+    _backend_registry_generation += 1
 
 
 class BackendFeature(Enum):
@@ -510,7 +514,7 @@ def get_backend_features(
 ) -> OrderedSet[BackendFeature]:
     if device is None:
         return OrderedSet()
-    init_backend_registration()
+    init_backend_registration((device,))
     if isinstance(device, torch.device):
         device_type = device.type
     else:
@@ -558,11 +562,8 @@ def get_custom_backend_config_for_device(device: str) -> ConfigModule | None:
 
 
 @functools.cache
-def init_backend_registration() -> None:
-    """
-    Register the backend for different devices, including the scheduling
-    for kernel code generation and the host side wrapper code generation.
-    """
+def _init_builtin_backend_registration() -> None:
+    """Registers the codegen backends of the in-tree devices, once."""
     from .cpp import CppScheduling
     from .cpp_wrapper_cpu import CppWrapperCpu
     from .cpp_wrapper_cpu_array_ref import CppWrapperCpuArrayRef
@@ -656,28 +657,255 @@ def init_backend_registration() -> None:
             WrapperFxCodegen,
         )
 
-    private_backend = torch._C._get_privateuse1_backend_name()
-    if (
-        private_backend != "privateuseone"
-        and get_scheduling_for_device(private_backend) is None
-    ):
-        from torch.utils.backend_registration import _get_custom_mod_func
 
+# Loaders of out-of-tree codegen backends, keyed by device type: the callables
+# given to register_device_backend_loader().  Loaders found by discovery (entry
+# points, the device module's hook or attributes) are not stored: they are
+# looked up again on each probe, see _find_device_backend_loader().
+device_backend_loaders: dict[str, Callable[[], None]] = {}
+# Incremented by each register_backend_for_device() and
+# register_device_backend_loader() call, see _backend_probe_key().
+_backend_registry_generation = 0
+# Device type -> the probe key of its last load attempt, so that a device that
+# is still unregistered is probed again only after a registry change.
+_backend_probe_keys: dict[str, tuple[int, int]] = {}
+# Device types whose loader is running, so that a loader that compiles (or
+# calls init_backend_registration()) does not run itself again.
+_backend_loading: set[str] = set()
+# (device type, source, problem) already reported, each warned about once.
+_backend_load_warned: set[tuple[str, str, str]] = set()
+# Protects the state above; re-entrant because loaders register backends.
+_backend_loader_lock = threading.RLock()
+
+BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
+
+
+def register_device_backend_loader(device: str, loader: Callable[[], None]) -> None:
+    """
+    Registers `loader`, a callable taking no arguments that registers the
+    Inductor backend of the out-of-tree device type `device` (with
+    `register_backend_for_device`, `register_device_op_overrides` and, if not
+    done yet, `register_interface_for_device_PrivateUse1`).
+
+    Inductor calls the loader the first time a compile needs `device` and
+    finds no backend registered for it, so that a backend package can defer
+    importing its codegen until then; call this from the package's import (for
+    example from its `torch.backends` autoload hook). A loader registered this
+    way takes precedence over the discovered ones: the `torch_inductor_backends`
+    entry point named `device`, then the device module's
+    `torch.<device>._inductor_backend_init()` hook, then its 2.13-style
+    `Scheduling`/`PythonWrapperCodegen`/`CppWrapperCodegen` attributes.
+
+    A loader that raises, or returns without registering a backend for
+    `device`, is reported with one warning and the compile goes on without the
+    backend; it is tried again after the next registry change. Re-registering
+    a device replaces its loader. Raises `ValueError` for an in-tree device type
+    and `TypeError` for a loader that is not callable.
+    """
+    if not isinstance(device, str) or not device or ":" in device:
+        raise ValueError(
+            f"register_device_backend_loader() expects a device type such as "
+            f"'{torch._C._get_privateuse1_backend_name()}', got {device!r}"
+        )
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    if device in _BUILTIN_DEVICE_INIT_LIST:
+        raise ValueError(
+            f"'{device}' is an in-tree device type; its Inductor backend is "
+            "registered by torch and cannot be given a loader"
+        )
+    if not callable(loader):
+        raise TypeError(
+            f"The Inductor backend loader of device '{device}' must be callable, "
+            f"got {loader!r}"
+        )
+    global _backend_registry_generation
+    with _backend_loader_lock:
+        device_backend_loaders[device] = loader
+        _backend_registry_generation += 1
+
+
+def _warn_backend_load_failure(device: str, source: str, problem: str) -> None:
+    key = (device, source, problem)
+    if key in _backend_load_warned:
+        return
+    _backend_load_warned.add(key)
+    warnings.warn(
+        f"Could not load the Inductor backend of device '{device}' from "
+        f"{source}: {problem}. Compiling without it; fix the backend package "
+        "or register the backend with "
+        "torch._inductor.codegen.common.register_backend_for_device().",
+        stacklevel=3,
+    )
+
+
+def _entry_point_loader(device: str) -> tuple[Callable[[], None], str] | None:
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=BACKEND_ENTRY_POINT_GROUP) if ep.name == device]
+    if not found:
+        return None
+    origins = [
+        f"'{ep.name} = {ep.value}' of distribution "
+        f"'{ep.dist.name if ep.dist is not None else '?'}'"
+        for ep in found
+    ]
+    source = f"the {BACKEND_ENTRY_POINT_GROUP} entry point {origins[0]}"
+    if len({ep.value for ep in found}) > 1:
+        _warn_backend_load_failure(
+            device,
+            f"the {BACKEND_ENTRY_POINT_GROUP} entry points",
+            "more than one distribution provides it (" + "; ".join(origins) + ")",
+        )
+        return None
+    try:
+        loader = found[0].load()
+    except Exception as err:
+        _warn_backend_load_failure(
+            device, source, f"loading it raised {type(err).__name__}: {err}"
+        )
+        return None
+    if not callable(loader):
+        _warn_backend_load_failure(
+            device, source, f"it refers to {loader!r}, which is not callable"
+        )
+        return None
+    return loader, source
+
+
+def _device_module_loader(device: str) -> tuple[Callable[[], None], str] | None:
+    if device != torch._C._get_privateuse1_backend_name():
+        return None
+    device_module = getattr(torch, device, None)
+    if device_module is None:
+        return None
+    hook = getattr(device_module, "_inductor_backend_init", None)
+    if hook is not None:
+        if not callable(hook):
+            _warn_backend_load_failure(
+                device,
+                f"torch.{device}._inductor_backend_init",
+                f"it is {hook!r}, which is not callable",
+            )
+            return None
+        return hook, f"torch.{device}._inductor_backend_init()"
+    scheduling = getattr(device_module, "Scheduling", None)
+    wrapper = getattr(device_module, "PythonWrapperCodegen", None)
+    cpp_wrapper = getattr(device_module, "CppWrapperCodegen", None)
+    if scheduling is None or wrapper is None or cpp_wrapper is None:
+        # 2.13 registers from the attributes only when all three are present.
+        return None
+    fx_wrapper = getattr(device_module, "WrapperFxCodegen", None)
+
+    def register_from_attributes() -> None:
+        register_backend_for_device(
+            device, scheduling, wrapper, cpp_wrapper, fx_wrapper
+        )
+
+    return register_from_attributes, (
+        f"the attributes Scheduling, PythonWrapperCodegen and CppWrapperCodegen "
+        f"of torch.{device}"
+    )
+
+
+def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] | None:
+    """
+    The loader table: the loader of `device` and where it comes from, in order
+    of precedence: register_device_backend_loader(), the
+    `torch_inductor_backends` entry point, the `_inductor_backend_init()` hook
+    of the PrivateUse1 device module, then that module's 2.13 attributes.
+    """
+    if device in device_backend_loaders:
+        return device_backend_loaders[device], "register_device_backend_loader()"
+    return _entry_point_loader(device) or _device_module_loader(device)
+
+
+def _backend_probe_key() -> tuple[int, int]:
+    from torch._dynamo import device_interface
+
+    return (device_interface._registry_generation, _backend_registry_generation)
+
+
+def _load_device_backend(device: str) -> bool:
+    """
+    Makes sure the out-of-tree device type `device` has an Inductor backend,
+    running its loader (see `_find_device_backend_loader`) if it has none.
+    Probes at most once per registry change; never raises. Returns whether a
+    backend is registered for `device`.
+    """
+    if device in device_codegens:
+        return True
+    key = _backend_probe_key()
+    if _backend_probe_keys.get(device) == key:
+        return False
+    with _backend_loader_lock:
+        if device in device_codegens:
+            return True
+        if device in _backend_loading or _backend_probe_keys.get(device) == key:
+            return False
+        _backend_loading.add(device)
         try:
-            device_scheduling = _get_custom_mod_func("Scheduling")
-            wrapper_codegen = _get_custom_mod_func("PythonWrapperCodegen")
-            cpp_wrapper_codegen = _get_custom_mod_func("CppWrapperCodegen")
-            fx_wrapper_codegen = _get_custom_mod_func("WrapperFxCodegen")
-            if device_scheduling and wrapper_codegen and cpp_wrapper_codegen:
-                register_backend_for_device(
-                    private_backend,
-                    device_scheduling,
-                    wrapper_codegen,
-                    cpp_wrapper_codegen,
-                    fx_wrapper_codegen,
-                )
-        except RuntimeError:
-            pass
+            found = _find_device_backend_loader(device)
+            if found is not None:
+                loader, source = found
+                try:
+                    loader()
+                except Exception as err:
+                    _warn_backend_load_failure(
+                        device, source, f"it raised {type(err).__name__}: {err}"
+                    )
+                else:
+                    if device not in device_codegens:
+                        _warn_backend_load_failure(
+                            device,
+                            source,
+                            "it returned without registering a backend for "
+                            f"'{device}' with register_backend_for_device()",
+                        )
+        finally:
+            _backend_loading.discard(device)
+        # Recorded after loading: what the loader registered changed the key.
+        _backend_probe_keys[device] = _backend_probe_key()
+        return device in device_codegens
+
+
+def missing_backend_message(device: str) -> str:
+    """The error text for a compile that needs a device with no Inductor backend."""
+    return (
+        f"Inductor has no codegen backend for device '{device}'. Register one "
+        f"with torch._inductor.codegen.common.register_backend_for_device("
+        f"'{device}', ...), or let Inductor load it on demand: "
+        f"register_device_backend_loader('{device}', loader), or a "
+        f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in the "
+        "backend's distribution."
+    )
+
+
+def init_backend_registration(
+    devices: Iterable[torch.device | str] | None = None,
+) -> None:
+    """
+    Registers the backends of the in-tree devices (once), then makes sure the
+    out-of-tree devices a compile needs have theirs: the device types in
+    `devices`, or, when it is None, the renamed PrivateUse1 device. A device
+    without a registered backend is loaded from the loader table (see
+    `register_device_backend_loader`), probing again only after a registry
+    change. Called at the start of each compile, before anything reads the
+    backend registry.
+    """
+    _init_builtin_backend_registration()
+    if devices is None:
+        private_backend = torch._C._get_privateuse1_backend_name()
+        if private_backend != "privateuseone":
+            _load_device_backend(private_backend)
+        return
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    for device in OrderedSet(
+        d.type if isinstance(d, torch.device) else d.partition(":")[0] for d in devices
+    ):
+        if device not in _BUILTIN_DEVICE_INIT_LIST and device != "meta":
+            _load_device_backend(device)
 
 
 def index_prevent_reordering(

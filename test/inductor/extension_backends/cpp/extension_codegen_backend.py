@@ -133,3 +133,14 @@ def register_compile_backend(
     register_interface_for_device_PrivateUse1(interface)
     register_backend_for_device(name, CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
+
+
+def load_inductor_backend() -> None:
+    """The loader the ``extension-device-backend`` distribution declares as its
+    ``torch_inductor_backends`` entry point (see ``../site``): Inductor calls it
+    the first time a compile needs the device, which registers as by
+    :func:`register_compile_backend` under the name PrivateUse1 has."""
+    name = torch._C._get_privateuse1_backend_name()
+    if name == "privateuseone":
+        raise RuntimeError("the extension device is not registered; call register() first")
+    register_compile_backend(name)

@@ -1,0 +1,415 @@
+# Owner(s): ["module: inductor"]
+"""Inductor finds an out-of-tree backend by itself (SPEC IND-1).
+
+Discovery is tested with real distributions on ``sys.path``: the checked-in
+``extension_backends/site`` and dist-infos written by the tests; nothing stands
+in for ``importlib.metadata``.
+"""
+
+import sys
+import tempfile
+import textwrap
+import threading
+import uuid
+import warnings
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+import torch._functorch.config as functorch_config
+import torch._inductor.config as inductor_config
+from torch._inductor.codegen import common
+from torch._inductor.codegen.common import (
+    get_scheduling_for_device,
+    get_wrapper_codegen_for_device,
+    init_backend_registration,
+    register_device_backend_loader,
+)
+from torch._inductor.codegen.cpp import CppScheduling
+from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import (
+    add_site_dir,
+    BACKEND_SITE,
+    DEVICE,
+    RegistrySnapshot,
+    run_python,
+)
+
+register(DEVICE)
+
+NO_BACKEND = f"Inductor has no codegen backend for device '{DEVICE}'"
+
+
+def add(a, b):
+    return a * 2 + b
+
+
+class DiscoveryTestCase(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        # Every test starts with the device known to eager mode only, and
+        # compiles for real: a cache hit needs no backend, so loads none.
+        self.assertIsNone(get_scheduling_for_device(DEVICE))
+        self.enterContext(inductor_config.patch(fx_graph_cache=False))
+        self.enterContext(functorch_config.patch(enable_autograd_cache=False))
+        self.calls = []
+
+    def inputs(self):
+        return [torch.randn(8, device=DEVICE) for _ in range(2)]
+
+    def assert_compiles(self, fn=add, *args):
+        args = args or self.inputs()
+        self.assertEqual(torch.compile(fn)(*args).cpu(), fn(*args).cpu())
+
+    def assert_no_backend(self):
+        with self.assertRaisesRegex(Exception, NO_BACKEND):
+            torch.compile(add)(*self.inputs())
+        torch._dynamo.reset()
+
+    def write_distribution(self, entry_points, loaders=""):
+        """Install a distribution into a fresh site directory on sys.path: a
+        dist-info declaring ``entry_points`` ({name: value}) in the
+        torch_inductor_backends group, and a module of ``loaders`` code that
+        the values may name as ``{module}``. Returns the module name."""
+        site = Path(tempfile.mkdtemp(prefix="site-"))
+        self.addCleanup(__import__("shutil").rmtree, site, True)
+        module = f"vendor_loaders_{uuid.uuid4().hex[:8]}"
+        self.addCleanup(sys.modules.pop, module, None)
+        (site / f"{module}.py").write_text(textwrap.dedent(loaders))
+        dist_info = site / f"{module}-1.0.dist-info"
+        dist_info.mkdir()
+        (dist_info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n"
+        )
+        lines = [f"{name} = {value.format(module=module)}" for name, value in entry_points.items()]
+        (dist_info / "entry_points.txt").write_text(
+            "[torch_inductor_backends]\n" + "\n".join(lines) + "\n"
+        )
+        add_site_dir(self, site)
+        return module
+
+    def loader(self, name, *, registers=True, raises=None):
+        def load():
+            self.calls.append(name)
+            if raises is not None:
+                raise raises
+            if registers:
+                register_compile_backend(DEVICE)
+
+        return load
+
+
+class EntryPointDiscoveryTests(DiscoveryTestCase):
+    """SPEC IND-1 through the torch_inductor_backends entry point group."""
+
+    def test_installed_distribution_loads_the_backend(self):
+        add_site_dir(self, BACKEND_SITE)
+        self.assert_compiles()
+        self.assertIs(get_scheduling_for_device(DEVICE), CppScheduling)
+        self.assertIs(get_wrapper_codegen_for_device(DEVICE), PythonWrapperCodegen)
+
+    def test_training_step_with_discovered_backend(self):
+        add_site_dir(self, BACKEND_SITE)
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.Tanh()).to(DEVICE)
+        twin = __import__("copy").deepcopy(model)
+        x = torch.randn(3, 8, device=DEVICE)
+
+        def step(m):
+            loss = m(x).square().sum()
+            loss.backward()
+            return loss
+
+        self.assertEqual(torch.compile(step)(twin).cpu(), step(model).cpu())
+        for p, q in zip(twin.parameters(), model.parameters()):
+            self.assertEqual(p.grad.cpu(), q.grad.cpu())
+        self.assertIs(get_scheduling_for_device(DEVICE), CppScheduling)
+
+    def test_not_loaded_by_a_compile_that_does_not_need_the_device(self):
+        module = self.write_distribution(
+            {DEVICE: "{module}:load"},
+            "CALLS = []\ndef load():\n    CALLS.append(1)\n",
+        )
+        x = torch.randn(4)
+        self.assertEqual(torch.compile(torch.sin)(x), torch.sin(x))
+        self.assertNotIn(module, sys.modules)
+        self.assertIsNone(get_scheduling_for_device(DEVICE))
+
+    def test_broken_entry_point_warns_once_and_compiles_without(self):
+        self.write_distribution({DEVICE: "no_such_vendor_module:load"})
+        with self.assertWarnsRegex(
+            UserWarning,
+            rf"Could not load the Inductor backend of device '{DEVICE}' from the "
+            rf"torch_inductor_backends entry point '{DEVICE} = no_such_vendor_module:load' "
+            r"of distribution 'vendor_loaders_\w+': loading it raised "
+            r"ModuleNotFoundError: No module named 'no_such_vendor_module'",
+        ):
+            self.assert_no_backend()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            self.assert_no_backend()
+
+    def test_entry_point_that_is_not_callable(self):
+        self.write_distribution({DEVICE: "{module}:LOADER"}, "LOADER = 42\n")
+        with self.assertWarnsRegex(UserWarning, r"it refers to 42, which is not callable"):
+            self.assert_no_backend()
+
+    def test_loader_that_raises(self):
+        self.write_distribution(
+            {DEVICE: "{module}:load"},
+            "def load():\n    raise RuntimeError('no driver found')\n",
+        )
+        with self.assertWarnsRegex(
+            UserWarning,
+            rf"Could not load the Inductor backend of device '{DEVICE}' from .*"
+            r"it raised RuntimeError: no driver found\. Compiling without it",
+        ):
+            self.assert_no_backend()
+
+    def test_loader_that_registers_nothing(self):
+        self.write_distribution({DEVICE: "{module}:load"}, "def load():\n    pass\n")
+        with self.assertWarnsRegex(
+            UserWarning,
+            rf"it returned without registering a backend for '{DEVICE}' with "
+            r"register_backend_for_device\(\)",
+        ):
+            self.assert_no_backend()
+
+    def test_two_distributions_for_one_device(self):
+        first = self.write_distribution({DEVICE: "{module}:load"}, "def load(): pass\n")
+        second = self.write_distribution({DEVICE: "{module}:load"}, "def load(): pass\n")
+        with self.assertWarnsRegex(UserWarning, "more than one distribution provides it") as caught:
+            self.assert_no_backend()
+        self.assertIn(first, str(caught.warning))
+        self.assertIn(second, str(caught.warning))
+        self.assertNotIn(first, sys.modules)
+        self.assertNotIn(second, sys.modules)
+
+
+class LoaderTableTests(DiscoveryTestCase):
+    """register_device_backend_loader(), precedence and re-probing."""
+
+    def test_registered_loader_takes_precedence_over_entry_point(self):
+        module = self.write_distribution({DEVICE: "{module}:load"}, "def load(): pass\n")
+        register_device_backend_loader(DEVICE, self.loader("registered"))
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["registered"])
+        self.assertNotIn(module, sys.modules)
+
+    def test_unregistered_device(self):
+        with self.assertRaisesRegex(
+            Exception,
+            NO_BACKEND + rf"\. Register one with torch\._inductor\.codegen\.common\."
+            rf"register_backend_for_device\('{DEVICE}', \.\.\.\), or let Inductor load it "
+            rf"on demand: register_device_backend_loader\('{DEVICE}', loader\), or a "
+            rf"'torch_inductor_backends' entry point named '{DEVICE}'",
+        ):
+            torch.compile(add)(*self.inputs())
+
+    def test_failed_load_is_retried_once_per_registry_change(self):
+        register_device_backend_loader(DEVICE, self.loader("first", raises=OSError("busy")))
+        with self.assertWarnsRegex(UserWarning, "it raised OSError: busy"):
+            self.assert_no_backend()
+        self.assert_no_backend()
+        init_backend_registration((DEVICE,))
+        self.assertEqual(self.calls, ["first"])
+        # A registry change: the next compile probes again, and succeeds.
+        register_device_backend_loader(DEVICE, self.loader("second"))
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["first", "second"])
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["first", "second"])
+
+    def test_loader_that_needs_the_backend_itself_is_not_reentered(self):
+        def load():
+            self.calls.append("load")
+            init_backend_registration((DEVICE,))
+            self.assertEqual(self.calls, ["load"])
+            register_compile_backend(DEVICE)
+
+        register_device_backend_loader(DEVICE, load)
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["load"])
+
+    def test_concurrent_compiles_load_once(self):
+        started = threading.Barrier(4)
+
+        def load():
+            self.calls.append("load")
+            register_compile_backend(DEVICE)
+
+        register_device_backend_loader(DEVICE, load)
+        errors = []
+
+        def probe():
+            try:
+                started.wait()
+                init_backend_registration((DEVICE,))
+            except Exception as err:  # reported below
+                errors.append(err)
+
+        threads = [threading.Thread(target=probe) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(self.calls, ["load"])
+        self.assertIs(get_scheduling_for_device(DEVICE), CppScheduling)
+
+    def test_bad_registrations(self):
+        cases = [
+            (("cuda", self.loader("x")), ValueError, "'cuda' is an in-tree device type"),
+            ((f"{DEVICE}:0", self.loader("x")), ValueError, "expects a device type such as"),
+            (("", self.loader("x")), ValueError, "expects a device type such as"),
+            ((DEVICE, "torch_vendor:load"), TypeError, rf"loader of device '{DEVICE}' must be callable"),
+        ]
+        for args, exc, message in cases:
+            with self.subTest(args=args), self.assertRaisesRegex(exc, message):
+                register_device_backend_loader(*args)
+        self.assertNotIn(DEVICE, common.device_backend_loaders)
+
+
+class DeviceModuleHookTests(TestCase):
+    """The device module's ``_inductor_backend_init()`` hook and its 2.13
+    ``Scheduling``/... attributes, in a process whose PrivateUse1 device module
+    is a module of the test's own, registered with
+    ``torch._register_device_module``."""
+
+    def run_with_module(self, body):
+        run_python(
+            textwrap.dedent(
+                """
+            import types, warnings
+            import torch
+            from extension_backends import extension_device_module
+            from extension_backends.extension_device import load_library
+            from extension_backends.cpp.extension_codegen_backend import (
+                register_compile_backend,
+            )
+            from torch._inductor.codegen.common import get_scheduling_for_device
+            from torch._inductor.codegen.cpp import CppScheduling
+            from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
+            from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+
+            load_library()
+            torch.utils.rename_privateuse1_backend("acc")
+            module = types.ModuleType("torch_acc_runtime")
+            module.__dict__.update(
+                (k, v) for k, v in vars(extension_device_module).items()
+                if not k.startswith("__")
+            )
+            calls = []
+
+            def check():
+                x = torch.randn(8, device="acc")
+                torch._dynamo.reset()
+                torch.testing.assert_close(torch.compile(lambda x: x.cos() + 1)(x).cpu(), (x.cos() + 1).cpu())
+            """
+            )
+            + textwrap.dedent(body),
+            # Compile for real: a cache hit would need no backend.
+            TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+            TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+        )
+
+    def test_inductor_backend_init_hook(self):
+        self.run_with_module(
+            """
+            def init():
+                calls.append("hook")
+                register_compile_backend("acc")
+            module._inductor_backend_init = init
+            module.Scheduling = "ignored: the hook wins"
+            torch._register_device_module("acc", module)
+            check()
+            check()
+            assert calls == ["hook"], calls
+            """
+        )
+
+    def test_2_13_attributes(self):
+        self.run_with_module(
+            """
+            from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+            from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceInterface
+            module.Scheduling = CppScheduling
+            module.PythonWrapperCodegen = PythonWrapperCodegen
+            module.CppWrapperCodegen = CppWrapperCpu
+            torch._register_device_module("acc", module)
+            register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+            from torch._inductor.codegen.common import register_device_op_overrides
+            from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceOpOverrides
+            register_device_op_overrides("acc", ExtensionDeviceOpOverrides("acc"))
+            check()
+            assert get_scheduling_for_device("acc") is CppScheduling
+            """
+        )
+
+    def test_hook_that_raises(self):
+        self.run_with_module(
+            """
+            def init():
+                raise ImportError("libacc.so not found")
+            module._inductor_backend_init = init
+            torch._register_device_module("acc", module)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    check()
+                except Exception as err:
+                    assert "Inductor has no codegen backend for device 'acc'" in str(err), err
+                else:
+                    raise AssertionError("compiled without a backend")
+            messages = [str(w.message) for w in caught]
+            assert any(
+                "from torch.acc._inductor_backend_init(): it raised ImportError: "
+                "libacc.so not found" in m for m in messages
+            ), messages
+            """
+        )
+
+    def test_entry_point_in_fresh_process_with_compile_threads(self):
+        # The checked-in distribution, a fresh interpreter and a worker pool:
+        # nothing but the entry point registers the backend. A cache directory
+        # of its own, so that the kernel is built, in the pool.
+        cache_dir = tempfile.mkdtemp(prefix="inductor-cache-")
+        self.addCleanup(__import__("shutil").rmtree, cache_dir, True)
+        proc = run_python(
+            """
+            import sys, torch
+            from extension_backends.extension_device import register
+
+            register("acc")
+            assert not any(m.startswith(("torch._inductor", "torch._dynamo")) for m in sys.modules)
+            import torch._inductor.config as config
+            from torch._inductor.async_compile import AsyncCompile
+
+            x = torch.randn(16, device="acc")
+            with config.patch(compile_threads=2):
+                out = torch.compile(lambda x: (x.sin() * 2).relu())(x)
+            torch.testing.assert_close(out.cpu(), (x.sin() * 2).relu().cpu())
+            print("pool used:", AsyncCompile.pool.cache_info().currsize)
+            """,
+            PYTHONPATH=f"{TEST_DIR}:{BACKEND_SITE}",
+            TORCHINDUCTOR_CACHE_DIR=cache_dir,
+            TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+            TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+        )
+        self.assertIn("pool used: 1", proc.stdout)
+
+
+if __name__ == "__main__":
+    run_tests()
