@@ -2460,15 +2460,28 @@ class _TorchCompileInductorWrapper:
             return
 
         from torch._inductor import config
+        from torch._inductor.codegen.common import get_compile_option_owner
 
         current_config: dict[str, _Any] = config.get_config_copy()
 
         for key, val in options.items():
             attr_name = key.replace("-", "_")
             if attr_name not in current_config:
-                raise RuntimeError(
-                    f"Unexpected optimization option {key}, known options are {list(current_config.keys())}"
-                )
+                # "<device>.<key>" options belong to the device's config module.
+                owner = get_compile_option_owner(attr_name)
+                if owner is None:
+                    raise RuntimeError(
+                        f"Unexpected optimization option {key}, known options are {list(current_config.keys())}"
+                    )
+                owner_config, owner_key = owner
+                attr_type = owner_config.get_type(owner_key)  # type: ignore[attr-defined]
+                if _get_origin(attr_type) is None and not isinstance(val, attr_type):
+                    raise RuntimeError(
+                        f"Unexpected type of attr {key}, got {type(val).__name__} "
+                        f"should be {attr_type.__name__}"
+                    )
+                self.config[attr_name] = val
+                continue
             attr_type = config.get_type(attr_name)  # type: ignore[attr-defined]
             # Subscriptable generic types don't support isinstance so skip the type
             # check. There doesn't seem to be a good way of checking membership without

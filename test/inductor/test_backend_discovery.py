@@ -1,5 +1,6 @@
 # Owner(s): ["module: inductor"]
-"""Inductor finds an out-of-tree backend by itself (SPEC IND-1).
+"""Inductor finds an out-of-tree backend by itself (SPEC IND-1) and routes
+``"<device>.<key>"`` compile options to it (SPEC IND-2).
 
 Discovery is tested with real distributions on ``sys.path``: the checked-in
 ``extension_backends/site`` and dist-infos written by the tests; nothing stands
@@ -21,18 +22,25 @@ if str(TEST_DIR) not in sys.path:
 import torch
 import torch._functorch.config as functorch_config
 import torch._inductor.config as inductor_config
+from torch._dynamo.utils import counters
 from torch._inductor.codegen import common
 from torch._inductor.codegen.common import (
+    get_compile_option_owner,
     get_scheduling_for_device,
     get_wrapper_codegen_for_device,
     init_backend_registration,
+    register_backend_for_device,
     register_device_backend_loader,
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch._inductor.utils import fresh_cache, run_and_get_code
+from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
 
+from extension_backends.cpp import extension_device_config
 from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionPythonWrapperCodegen,
     register_compile_backend,
 )
 from extension_backends.extension_device import register
@@ -118,7 +126,9 @@ class EntryPointDiscoveryTests(DiscoveryTestCase):
         add_site_dir(self, BACKEND_SITE)
         self.assert_compiles()
         self.assertIs(get_scheduling_for_device(DEVICE), CppScheduling)
-        self.assertIs(get_wrapper_codegen_for_device(DEVICE), PythonWrapperCodegen)
+        self.assertIs(
+            get_wrapper_codegen_for_device(DEVICE), ExtensionPythonWrapperCodegen
+        )
 
     def test_training_step_with_discovered_backend(self):
         add_site_dir(self, BACKEND_SITE)
@@ -409,6 +419,110 @@ class DeviceModuleHookTests(TestCase):
             TORCHINDUCTOR_AUTOGRAD_CACHE="0",
         )
         self.assertIn("pool used: 1", proc.stdout)
+
+
+class CompileOptionTests(TestCase):
+    """SPEC IND-2: "<device>.<key>" options of torch.compile."""
+
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        register_compile_backend(DEVICE)
+        self.x = torch.randn(8, device=DEVICE)
+
+    def compile_code(self, options, fn=torch.sin):
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            out, codes = run_and_get_code(torch.compile(fn, options=options), self.x)
+        self.assertEqual(out.cpu(), fn(self.x).cpu())
+        return codes
+
+    def test_option_reaches_the_device_config_module(self):
+        for key in ("wrapper_banner", "wrapper-banner"):
+            with self.subTest(key=key):
+                (code,) = self.compile_code({f"{DEVICE}.{key}": "banner from options"})
+                FileCheck().check("# banner from options").run(code)
+                self.assertEqual(extension_device_config.wrapper_banner, "")
+        (code,) = self.compile_code({})
+        FileCheck().check_not("# banner").run(code)
+
+    def test_option_applies_to_the_backward_graph(self):
+        w = torch.randn(8, device=DEVICE, requires_grad=True)
+
+        def fn(x):
+            return (x * w).sin().sum()
+
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            _, codes = run_and_get_code(
+                lambda: torch.compile(fn, options={f"{DEVICE}.wrapper_banner": "both"})(self.x).backward()
+            )
+        self.assertEqual(len(codes), 2)
+        for code in codes:
+            FileCheck().check("# both").run(code)
+
+    def test_core_options_keep_precedence(self):
+        self.assertIsNone(get_compile_option_owner("triton.cudagraphs"))
+        self.assertIsNone(get_compile_option_owner("max_autotune"))
+        self.assertIsNone(get_compile_option_owner("cuda.anything"))
+        self.assertIsNone(get_compile_option_owner("bogus.anything"))
+        owner, key = get_compile_option_owner(f"{DEVICE}.kernel-batch")
+        self.assertIs(owner, extension_device_config)
+        self.assertEqual(key, "kernel_batch")
+
+    def test_bad_options(self):
+        cases = [
+            ({f"{DEVICE}.no_such_key": 1}, rf"Unexpected optimization option {DEVICE}\.no_such_key, "
+             rf"known options of device '{DEVICE}' are \[.*'{DEVICE}\.wrapper_banner'"),
+            ({f"{DEVICE}.kernel_batch": "8"}, rf"Unexpected type of attr {DEVICE}\.kernel_batch, got str should be int"),
+            ({"cuda.no_such_key": 1}, r"Unexpected optimization option cuda\.no_such_key, known options are \["),
+            ({"no_such_key": 1}, r"Unexpected optimization option no_such_key, known options are \["),
+        ]
+        for options, message in cases:
+            with self.subTest(options=options), self.assertRaisesRegex(RuntimeError, message):
+                torch.compile(torch.sin, options=options)
+
+    def test_device_without_config_module(self):
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        with self.assertRaisesRegex(
+            RuntimeError,
+            rf"Unexpected optimization option {DEVICE}\.wrapper_banner: device '{DEVICE}' has "
+            r"no Inductor config module\. A backend declares its options with "
+            rf"register_backend_for_device\('{DEVICE}', \.\.\., device_custom_config=",
+        ):
+            torch.compile(torch.sin, options={f"{DEVICE}.wrapper_banner": "x"})
+
+    def test_fx_graph_cache_key(self):
+        def compile_once(banner):
+            torch._dynamo.reset()
+            counters.clear()
+            options = {f"{DEVICE}.wrapper_banner": banner} if banner is not None else None
+            self.assertEqual(torch.compile(torch.cos, options=options)(self.x).cpu(), self.x.cos().cpu())
+            return counters["inductor"]["fxgraph_cache_hit"], counters["inductor"]["fxgraph_cache_miss"]
+
+        with fresh_cache(), inductor_config.patch(fx_graph_cache=True, fx_graph_remote_cache=False):
+            self.assertEqual(compile_once("one"), (0, 1))
+            self.assertEqual(compile_once("one"), (1, 0))
+            self.assertEqual(compile_once("two"), (0, 1))
+            self.assertEqual(compile_once(None), (0, 1))
+            self.assertEqual(compile_once("two"), (1, 0))
+
+
+class UnregisteredDeviceOptionTests(DiscoveryTestCase):
+    def test_option_for_device_without_backend(self):
+        with self.assertRaisesRegex(
+            RuntimeError,
+            rf"device '{DEVICE}' has no Inductor config module \(no Inductor backend is "
+            r"registered for it\)",
+        ):
+            torch.compile(torch.sin, options={f"{DEVICE}.wrapper_banner": "x"})
+
+    def test_option_loads_the_backend_on_demand(self):
+        register_device_backend_loader(DEVICE, self.loader("loader"))
+        torch.compile(torch.sin, options={f"{DEVICE}.wrapper_banner": "x"})
+        self.assertEqual(self.calls, ["loader"])
 
 
 if __name__ == "__main__":

@@ -112,7 +112,11 @@ from ..fx._lazy_graph_module import _use_lazy_graph_module
 from ..fx.graph import _PyTreeCodeGen
 from ..utils._triton import has_triton
 from . import config, distributed_autotune, metrics
-from .codegen.common import get_wrapper_codegen_for_device, init_backend_registration
+from .codegen.common import (
+    get_wrapper_codegen_for_device,
+    init_backend_registration,
+    patch_compile_options,
+)
 from .debug import DebugContext
 from .decomposition import select_decomp_table
 from .exc import InductorError
@@ -744,7 +748,7 @@ def fake_tensor_prop(
 def get_patched_config_dict(
     config_patches: str | dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    with config.patch(config_patches):
+    with patch_compile_options(config_patches):
         return config.get_config_copy()
 
 
@@ -2719,12 +2723,12 @@ def compile_fx(
         return model_
 
     if config_patches:
-        with config.patch(config_patches):
+        with patch_compile_options(config_patches):
             return compile_fx(
                 model_,
                 example_inputs_,
                 # need extra layer of patching as backwards is compiled out of scope
-                inner_compile=config.patch(config_patches)(inner_compile),
+                inner_compile=patch_compile_options(config_patches)(inner_compile),
                 decompositions=decompositions,
                 ignore_shape_env=ignore_shape_env,
                 compile_region_name=compile_region_name,

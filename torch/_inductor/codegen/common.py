@@ -869,6 +869,92 @@ def _load_device_backend(device: str) -> bool:
         return device in device_codegens
 
 
+def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
+    """
+    Resolves the compile option `name` ("-" read as "_") of the form
+    "<device>.<key>" to the config module that owns it and the key in it:
+    the `device_custom_config` registered for `<device>` with
+    `register_backend_for_device`. Returns None for an option that is not
+    device-scoped: a core Inductor option (core names win, so
+    "triton.cudagraphs" stays Inductor's), a name whose prefix is not a
+    device type, or an in-tree device type without a config module (the
+    caller reports those as unknown options, as 2.13 does).
+
+    Loads the backend of an out-of-tree `<device>` on demand (see
+    `init_backend_registration`). Raises `RuntimeError` naming the fix when
+    `<device>` has no config module, and listing the known keys when the
+    module has no `<key>`.
+    """
+    name = name.replace("-", "_")
+    if "." not in name or name in config.get_config_copy():
+        return None
+    device, key = name.split(".", 1)
+    try:
+        device_type = torch.device(device).type
+    except RuntimeError:
+        return None
+    if device_type != device:
+        return None
+    init_backend_registration((device,))
+    owner = custom_backend_codegen_configs.get(device)
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    if owner is None and device in _BUILTIN_DEVICE_INIT_LIST:
+        # As in 2.13: the caller reports an unknown option.
+        return None
+    if owner is None:
+        with_config = sorted(d for d, c in custom_backend_codegen_configs.items() if c)
+        raise RuntimeError(
+            f"Unexpected optimization option {name}: device '{device}' has no "
+            "Inductor config module"
+            + (
+                ""
+                if device in device_codegens
+                else " (no Inductor backend is registered for it)"
+            )
+            + ". A backend declares its options with "
+            f"register_backend_for_device('{device}', ..., "
+            "device_custom_config=<config module>); devices with options: "
+            f"{with_config}"
+        )
+    if key not in owner.get_config_copy():
+        raise RuntimeError(
+            f"Unexpected optimization option {name}, known options of device "
+            f"'{device}' are {[f'{device}.{k}' for k in owner.get_config_copy()]}"
+        )
+    return owner, key
+
+
+@contextlib.contextmanager
+def patch_compile_options(
+    config_patches: str | dict[str, Any] | None,
+) -> Iterator[None]:
+    """
+    Like `config.patch(config_patches)`, with "<device>.<key>" options (see
+    `get_compile_option_owner`) patched on their device's config module. Every
+    name is resolved before anything is patched; an unknown one raises as
+    `config.patch` does. Usable as a decorator, like `config.patch`.
+    """
+    if not isinstance(config_patches, dict):
+        with config.patch(config_patches):
+            yield
+        return
+    core: dict[str, Any] = {}
+    owned: dict[int, tuple[ConfigModule, dict[str, Any]]] = {}
+    for name, value in (config_patches or {}).items():
+        found = get_compile_option_owner(name)
+        if found is None:
+            core[name] = value
+            continue
+        owner, key = found
+        owned.setdefault(id(owner), (owner, {}))[1][key] = value
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(config.patch(core))
+        for owner, changes in owned.values():
+            stack.enter_context(owner.patch(changes))
+        yield
+
+
 def missing_backend_message(device: str) -> str:
     """The error text for a compile that needs a device with no Inductor backend."""
     return (

@@ -29,6 +29,7 @@ from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 
 from .. import extension_device_module as runtime
+from . import extension_device_config
 
 
 class ExtensionDeviceInterface(DeviceInterface):
@@ -122,6 +123,24 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
         return "at::kPrivateUse1"
 
 
+class ExtensionPythonWrapperCodegen(PythonWrapperCodegen):
+    """The Python wrapper of the device: Inductor's, plus the banner comment
+    the ``<device>.wrapper_banner`` compile option asks for."""
+
+    @staticmethod
+    def create(is_subgraph, subgraph_name, parent_wrapper, partition_signatures=None):
+        if is_subgraph:
+            return PythonWrapperCodegen.create(
+                is_subgraph, subgraph_name, parent_wrapper, partition_signatures
+            )
+        return ExtensionPythonWrapperCodegen()
+
+    def write_header(self) -> None:
+        super().write_header()
+        if extension_device_config.wrapper_banner:
+            self.imports.writeline(f"# {extension_device_config.wrapper_banner}")
+
+
 def register_compile_backend(
     name: str, interface: type[DeviceInterface] = ExtensionDeviceInterface
 ) -> None:
@@ -131,7 +150,13 @@ def register_compile_backend(
     if name != torch._C._get_privateuse1_backend_name():
         raise ValueError(f"PrivateUse1 is not named {name!r}; call register({name!r}) first")
     register_interface_for_device_PrivateUse1(interface)
-    register_backend_for_device(name, CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
+    register_backend_for_device(
+        name,
+        CppScheduling,
+        ExtensionPythonWrapperCodegen,
+        CppWrapperCpu,
+        device_custom_config=extension_device_config,
+    )
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
 
 
