@@ -421,6 +421,75 @@ class DeviceModuleHookTests(TestCase):
         self.assertIn("pool used: 1", proc.stdout)
 
 
+class CompileSubprocessTests(TestCase):
+    """SPEC IND-8: a compile that runs in a subprocess
+    (``fx_compile_mode=subprocess``) loads the backends its parent compiles
+    for, or fails naming the device; never compiles without them."""
+
+    SUBPROCESS_ENV = dict(
+        TORCHINDUCTOR_FX_COMPILE_MODE="subprocess",
+        TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+        TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+    )
+
+    def test_child_loads_the_backend_by_entry_point(self):
+        proc = run_python(
+            """
+            import torch
+            from extension_backends.extension_device import register
+            from torch._inductor.compile_fx_subproc import _SubprocessFxCompile
+
+            register("acc")
+            x = torch.randn(16, device="acc")
+            w = torch.randn(16, device="acc", requires_grad=True)
+
+            def fn(x):
+                return ((x * w).sin() * 2).relu().sum()
+
+            out = torch.compile(fn)(x)
+            out.backward()
+            grad = w.grad.clone()
+            w.grad = None
+            expected = fn(x)
+            expected.backward()
+            torch.testing.assert_close(out.cpu(), expected.cpu())
+            torch.testing.assert_close(grad.cpu(), w.grad.cpu())
+            print("children:", _SubprocessFxCompile.process_pool.cache_info().currsize)
+            """,
+            PYTHONPATH=f"{TEST_DIR}:{BACKEND_SITE}",
+            **self.SUBPROCESS_ENV,
+        )
+        self.assertIn("children: 1", proc.stdout)
+
+    def test_child_without_a_discoverable_backend_names_it(self):
+        # Registered explicitly in the parent only: the child cannot find it.
+        proc = run_python(
+            """
+            import torch
+            from extension_backends.extension_device import register
+            from extension_backends.cpp.extension_codegen_backend import (
+                register_compile_backend,
+            )
+
+            register("acc")
+            register_compile_backend("acc")
+            try:
+                torch.compile(lambda x: x.sin() * 2)(torch.randn(16, device="acc"))
+            except Exception as err:
+                print(err)
+            else:
+                print("compiled without the backend")
+            """,
+            **self.SUBPROCESS_ENV,
+        )
+        self.assertIn(
+            "This Inductor compile subprocess cannot load the Inductor backend of "
+            "device 'acc' that its parent process compiles for",
+            proc.stdout,
+        )
+        self.assertIn("entry point named 'acc'", proc.stdout)
+
+
 class CompileOptionTests(TestCase):
     """SPEC IND-2: "<device>.<key>" options of torch.compile."""
 

@@ -230,7 +230,34 @@ class _WireProtocolInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
-        return _WireProtocolPickledInput(GraphPickler.dumps(self))
+        devices = _out_of_tree_device_types(self.gm)
+        return _WireProtocolPickledInput(
+            GraphPickler.dumps(self), devices, _device_options(devices)
+        )
+
+
+def _out_of_tree_device_types(gm: torch.fx.GraphModule) -> tuple[str, ...]:
+    """The out-of-tree device types of the tensors in `gm`."""
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+    found: OrderedSet[str] = OrderedSet()
+    for node in gm.graph.nodes:
+        for value in torch.utils._pytree.tree_leaves(node.meta.get("val")):
+            if isinstance(value, torch.Tensor):
+                found.add(value.device.type)
+    return tuple(d for d in found if d not in _BUILTIN_DEVICE_INIT_LIST)
+
+
+def _device_options(devices: Sequence[str]) -> dict[str, dict[str, object]]:
+    """The current values of the config modules of `devices` (their
+    "<device>.<key>" compile options), to apply in the child."""
+    from .codegen.common import custom_backend_codegen_configs
+
+    return {
+        device: owner.save_config_portable()
+        for device in devices
+        if (owner := custom_backend_codegen_configs.get(device)) is not None
+    }
 
 
 def _current_fake_mode() -> FakeTensorMode:
@@ -247,6 +274,12 @@ def _current_fake_mode() -> FakeTensorMode:
 @dataclass
 class _WireProtocolPickledInput:
     value: bytes
+    # The out-of-tree device types of the graph, whose backends the child
+    # loads before unpickling it, and the values of their config modules.
+    devices: tuple[str, ...] = ()
+    device_options: dict[str, dict[str, object]] = dataclasses.field(
+        default_factory=dict
+    )
 
     def deserialize(self) -> _WireProtocolInput:
         """
@@ -254,6 +287,9 @@ class _WireProtocolPickledInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
+        from .codegen.common import load_backends_in_subprocess
+
+        load_backends_in_subprocess(self.devices, "This Inductor compile subprocess")
         fake_mode = _current_fake_mode()
         result = GraphPickler.loads(self.value, fake_mode)
         assert isinstance(result, _WireProtocolInput)
@@ -566,6 +602,12 @@ class _SerializedFxCompile(FxCompile):
             stack.enter_context(input.virtualized.patch())
             stack.enter_context(input.lowering.patch())
             stack.enter_context(config.patch(input.config))
+            from .codegen.common import custom_backend_codegen_configs
+
+            for device, options in pickled_input.device_options.items():
+                owner = custom_backend_codegen_configs.get(device)
+                if owner is not None:
+                    stack.enter_context(owner.patch(options))
             captured_logs = stack.enter_context(input.logger_state)
             if input.deterministic_guard_for_testing:
                 stack.enter_context(input.deterministic_guard_for_testing)

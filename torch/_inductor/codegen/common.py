@@ -955,6 +955,33 @@ def patch_compile_options(
         yield
 
 
+def load_backends_in_subprocess(devices: Sequence[str], where: str) -> None:
+    """
+    In a process that compiles for a parent (`where` says which, e.g. "this
+    Inductor compile subprocess"), loads the backends of the out-of-tree
+    device types `devices` the parent compiles for, through the same loader
+    table as the parent (entry points, the device module's hook and
+    attributes; loaders registered in the parent do not exist here). Raises a
+    `RuntimeError` naming the device and the fix when one cannot be loaded, so
+    that nothing compiles with a backend silently missing.
+    """
+    init_backend_registration(())
+    for device in devices:
+        if _load_device_backend(device):
+            continue
+        raise RuntimeError(
+            f"{where} cannot load the Inductor backend of device '{device}' "
+            "that its parent process compiles for: a backend used in "
+            "subprocesses must load without the parent's help, from a "
+            f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in its "
+            "distribution (which also registers the device with eager "
+            "PyTorch), or from torch." + device + "._inductor_backend_init() "
+            "once a torch.backends autoload entry point has registered the "
+            "device module. Install the backend's distribution in this "
+            "environment, or compile in-process."
+        )
+
+
 def missing_backend_message(device: str) -> str:
     """The error text for a compile that needs a device with no Inductor backend."""
     return (

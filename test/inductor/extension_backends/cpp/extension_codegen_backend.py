@@ -160,12 +160,24 @@ def register_compile_backend(
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
 
 
-def load_inductor_backend() -> None:
-    """The loader the ``extension-device-backend`` distribution declares as its
-    ``torch_inductor_backends`` entry point (see ``../site``): Inductor calls it
-    the first time a compile needs the device, which registers as by
-    :func:`register_compile_backend` under the name PrivateUse1 has."""
-    name = torch._C._get_privateuse1_backend_name()
-    if name == "privateuseone":
-        raise RuntimeError("the extension device is not registered; call register() first")
+def _load_backend(name: str) -> None:
+    from ..extension_device import register
+
+    register(name)
     register_compile_backend(name)
+
+
+def load_extension_device() -> None:
+    """The loaders the ``extension-device-backend`` distribution declares as
+    its ``torch_inductor_backends`` entry points (see ``../site``), one per
+    device name: Inductor calls them the first time a compile needs the
+    device, in the compiling process or in a compile subprocess. Like a
+    vendor package's import, each registers the device with eager PyTorch
+    (renaming PrivateUse1; idempotent), then as by
+    :func:`register_compile_backend`."""
+    _load_backend("extension_device")
+
+
+def load_acc() -> None:
+    """See :func:`load_extension_device`."""
+    _load_backend("acc")
