@@ -490,6 +490,47 @@ class CompileSubprocessTests(TestCase):
         self.assertIn("entry point named 'acc'", proc.stdout)
 
 
+class AutotuneSubprocessTests(TestCase):
+    """SPEC IND-8 for the autotune subprocess of a GPU-class out-of-tree
+    device: it loads the device's backend before running a job."""
+
+    CODE = """
+        import functools, torch
+        from extension_backends.extension_device import register
+        from extension_backends.cpp.extension_codegen_backend import (
+            ExtensionGpuDeviceInterface,
+            register_compile_backend,
+        )
+        from torch._inductor.autotune_process import TuningProcess
+        from torch._inductor.utils import get_gpu_type
+
+        register("acc")
+        register_compile_backend("acc", ExtensionGpuDeviceInterface)
+        assert get_gpu_type() == "acc", get_gpu_type()
+        process = TuningProcess(device=None)
+        try:
+            process.put(functools.partial(torch.full, (3,), 2.0, device="acc"))
+            result = process.get(timeout=300)
+            print("result:", result.device, result.cpu().tolist())
+        except Exception as err:
+            print("failed:", type(err).__name__)
+        finally:
+            process.shutdown()
+        """
+
+    def test_child_loads_the_backend(self):
+        proc = run_python(self.CODE, PYTHONPATH=f"{TEST_DIR}:{BACKEND_SITE}")
+        self.assertIn("result: acc:0 [2.0, 2.0, 2.0]", proc.stdout)
+
+    def test_child_without_a_discoverable_backend_names_it(self):
+        proc = run_python(self.CODE)
+        self.assertIn("failed:", proc.stdout)
+        self.assertIn(
+            "This autotune subprocess cannot load the Inductor backend of device 'acc'",
+            proc.stderr,
+        )
+
+
 class CompileOptionTests(TestCase):
     """SPEC IND-2: "<device>.<key>" options of torch.compile."""
 

@@ -96,6 +96,11 @@ class NonzeroWorkspaceNotSupportedError(Exception):
     pass
 
 
+# The out-of-tree device types whose backends an autotune subprocess loads at
+# start, set by its parent.
+AUTOTUNE_DEVICE_BACKENDS_ENV = "TORCHINDUCTOR_AUTOTUNE_DEVICE_BACKENDS"
+
+
 class TuningProcess:
     """
     Class to launch and interact with a benchmarking subprocess.
@@ -106,6 +111,14 @@ class TuningProcess:
         """
         Entry point for the child process.
         """
+        if devices := os.environ.get(AUTOTUNE_DEVICE_BACKENDS_ENV):
+            # Out-of-tree devices of the parent: load their backends (and so
+            # the devices) before unpickling a job that refers to them.
+            from torch._inductor.codegen.common import load_backends_in_subprocess
+
+            load_backends_in_subprocess(
+                devices.split(","), "This autotune subprocess"
+            )
         autotuning_log.debug(
             "Started autotune subprocess %s. Visible devices: %s",
             os.getpid(),
@@ -184,6 +197,10 @@ class TuningProcess:
         }
         if self.device is not None and (env_var := get_visible_devices_env_var()):
             env[env_var] = str(self.device)
+        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+        if (gpu_type := get_gpu_type()) not in _BUILTIN_DEVICE_INIT_LIST:
+            env[AUTOTUNE_DEVICE_BACKENDS_ENV] = gpu_type
         self.process = subprocess.Popen(
             cmd,
             env=env,
