@@ -195,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         elif ns.cmd in ("diff", "bench"):
             project_python()
             stock_install()
-            script = (["-m", "tools.differential"] if ns.cmd == "diff"
+            # Run as files: with PYTHONSAFEPATH (run_env) "-m" would not find
+            # tools/; each script appends the repository root itself.
+            script = (["tools/differential/__main__.py"] if ns.cmd == "diff"
                       else ["benchmarks/compile_bench.py"])
             return subprocess.run([sys.executable, *script, *ns.args], cwd=REPO,
                                   env=run_env()).returncode

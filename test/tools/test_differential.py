@@ -112,7 +112,8 @@ def run_harness(*args: str) -> subprocess.CompletedProcess:
     env["TORCHINDUCTOR_CACHE_DIR"] = CACHE_DIR
     os.makedirs(CACHE_DIR, exist_ok=True)
     proc = subprocess.run(
-        [sys.executable, "-m", "tools.differential", *args],
+        # As a file: under PYTHONSAFEPATH "-m" would not find tools/.
+        [sys.executable, str(REPO_ROOT / "tools" / "differential" / "__main__.py"), *args],
         cwd=REPO_ROOT,
         env=env,
         capture_output=True,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import inspect
 import json
 import os
@@ -776,8 +777,13 @@ def compute_code(
 def _corpus() -> Any:
     if __package__:
         from . import corpus
-    else:  # run as a script: this directory is sys.path[0]
-        import corpus
+    else:  # run as a script (maybe under PYTHONSAFEPATH): import it by path
+        spec = importlib.util.spec_from_file_location(
+            "corpus", os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus.py")
+        )
+        corpus = importlib.util.module_from_spec(spec)
+        sys.modules["corpus"] = corpus
+        spec.loader.exec_module(corpus)
     return corpus
 
 
