@@ -89,8 +89,13 @@ def setup() -> Path:
 
 def cmd_test(args: list[str]) -> int:
     python = setup()
+    # The whole suite unless the arguments name what to run.
+    names_tests = any(
+        not arg.startswith("-") and (REPO / arg.split("::")[0]).exists() for arg in args
+    )
     rc = subprocess.run(
-        [str(python), "-m", "pytest", "test/", *(args or ["-q", "-rfEsxX"])], cwd=REPO, env=run_env()
+        [str(python), "-m", "pytest", *([] if names_tests else ["test/"]),
+         *(args or ["-q", "-rfEsxX"])], cwd=REPO, env=run_env()
     ).returncode
     if rc == 5:
         print("[workbench] pytest collected no tests; that is a failure", file=sys.stderr)
