@@ -26,10 +26,13 @@ DONE: frozenset[str] = frozenset(
         *(f"ID-{i}" for i in range(1, 6)),
         *(f"DYN-{i}" for i in range(1, 7)),
         "BF",
+        "IND-1",
+        "IND-2",
         "IND-3",
         "IND-4",
         "IND-6",
         "IND-7",
+        "IND-8",
         "IND-9",
     }
 )
