@@ -1012,12 +1012,14 @@ def init_backend_registration(
         if private_backend != "privateuseone":
             _load_device_backend(private_backend)
         return
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+    for d in devices:
+        device = d.type if isinstance(d, torch.device) else d.partition(":")[0]
+        # Cheap when registered: this runs for every backend-feature query.
+        if device in device_codegens:
+            continue
+        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 
-    for device in OrderedSet(
-        d.type if isinstance(d, torch.device) else d.partition(":")[0] for d in devices
-    ):
-        if device not in _BUILTIN_DEVICE_INIT_LIST and device != "meta":
+        if device not in _BUILTIN_DEVICE_INIT_LIST:
             _load_device_backend(device)
 
 
