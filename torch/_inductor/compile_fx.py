@@ -119,6 +119,11 @@ from .codegen.common import (
 )
 from .debug import DebugContext
 from .decomposition import select_decomp_table
+from .device_operator_policy import (
+    operator_policy_scope,
+    PolicyDecompTable,
+    resolve_operator_policy,
+)
 from .exc import InductorError
 from .fx_passes.joint_graph import joint_graph_passes
 from .fx_passes.post_grad import post_grad_passes, view_to_reshape
@@ -2912,6 +2917,12 @@ def _compile_fx_main(
 
         compiler_config_extra = create_compiler_config_extra(model_)
 
+        # The device operator policy of the graph's accelerator, if it has one,
+        # decides this compile's decompositions and device lowerings.
+        operator_policy = resolve_operator_policy(model_, example_inputs_)
+        if operator_policy is not None:
+            get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
+
         decompositions = get_decomp_fn()
         inner_compile = functools.partial(inner_compile, get_decomp_fn=get_decomp_fn)
 
@@ -3060,6 +3071,7 @@ def _compile_fx_main(
                 unlift_effect_tokens=True,
                 selective_decompose=config.selective_decompose,
             ),
+            operator_policy_scope(operator_policy),
         ):
             try:
                 return dynamo_common.aot_autograd(

@@ -66,6 +66,7 @@ from .codegen.common import (
     missing_backend_message,
     WorkspaceArg,
 )
+from .device_operator_policy import operator_policy_of
 from .exc import (
     CppWrapperCodegenError,
     LoweringException,
@@ -391,6 +392,8 @@ class GraphLowering(torch.fx.Interpreter):
     ) -> None:
         super().__init__(gm)
         self.get_decomp_fn = get_decomp_fn
+        # The device operator policy of this compile (see call_function).
+        self.operator_policy = operator_policy_of(get_decomp_fn)
         self.example_inputs = example_inputs
         self.layout_opt = (
             layout_opt
@@ -1371,7 +1374,15 @@ class GraphLowering(torch.fx.Interpreter):
             # passthrough lowerings from .pattern_matcher
             return target(*args, **kwargs)
 
-        if target not in lowerings:
+        # Lowering precedence: user lowering > the device operator policy's
+        # lowering or fallback for this node's device > default lowering >
+        # the unsupported-op handling below.
+        policy_lowering = (
+            self.operator_policy.lowering_for_node(target, self.current_node)
+            if self.operator_policy is not None
+            else None
+        )
+        if policy_lowering is None and target not in lowerings:
             assert isinstance(target, torch._ops.OpOverload), (
                 f"{target} is not an OpOverload"
             )
@@ -1435,7 +1446,7 @@ class GraphLowering(torch.fx.Interpreter):
                 raise MissingOperatorWithoutDecomp(target, args, kwargs)
 
         try:
-            log.debug("  via %s", lowerings[target])  # type: ignore[index]
+            log.debug("  via %s", policy_lowering or lowerings[target])  # type: ignore[index]
 
             n = self.current_node
             layout_constraints = maybe_layout_constraints(target)
@@ -1490,6 +1501,9 @@ class GraphLowering(torch.fx.Interpreter):
                         out = user_lowerings[target](*args, **kwargs)
                     finally:
                         V.active_user_lowering_ops.discard(target)
+
+                if out is None and policy_lowering is not None:
+                    out = policy_lowering(*args, **kwargs)
 
                 # If no user_lowering, or it returned None fall back to normal lowering
                 if out is None:
@@ -2810,6 +2824,7 @@ class SubgraphLowering(GraphLowering):
     def __init__(self, parent: GraphLowering, *args: Any, **kwargs: Any) -> None:
         self.parent = parent
         super().__init__(*args, **kwargs)
+        self.operator_policy = parent.operator_policy
 
     def init_wrapper_code(
         self,

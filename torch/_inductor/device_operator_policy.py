@@ -1,0 +1,486 @@
+"""Device-scoped operator policies for Inductor (internal API).
+
+A backend registers one immutable :class:`DeviceOperatorPolicy` for its device
+type.  The policy says, for that device only:
+
+* which AOTAutograd decompositions to replace (a callable) or to drop
+  (:data:`Exclude`, which keeps the op in the graph), and
+* which Inductor lowerings to replace (a callable) or to turn into an eager
+  fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``).
+
+It replaces writes to the process-wide tables
+(``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
+``make_fallback``), which change every device's compiles.
+
+Each compile resolves the policy once, from the accelerator its graph uses
+(:func:`resolve_operator_policy`), before the AOTAutograd cache lookup.  The
+policy then
+
+1. builds the compile's decomposition table: the default table, minus the
+   excluded entries, plus the overrides; the global table is never edited;
+2. resolves each node's lowering in ``GraphLowering``, for nodes on the
+   policy's device only, in this order: user lowering
+   (``torch._inductor.lowering.user_lowerings``) > device policy (lowering or
+   fallback) > default lowering > the existing unsupported-op behaviour;
+3. enters the AOTAutograd and FX graph cache keys through its
+   :attr:`~DeviceOperatorPolicy.cache_key`.
+
+With no policy registered for a graph's accelerator nothing of this runs:
+decomposition table, lowerings, generated code and cache keys are those of a
+build without this module.
+
+A compile that runs elsewhere (a compile subprocess, a package loaded later)
+carries only the device type and the policy's cache key, and resolves the
+policy again from this registry; the extension that registers it must be
+imported there, or the compile fails naming it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import hashlib
+import logging
+import operator
+import threading
+import types
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TYPE_CHECKING
+
+import torch
+
+
+if TYPE_CHECKING:
+    from torch._ops import OpOverload
+    from torch.types import Device
+
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "DeviceOperatorPolicy",
+    "DeviceOperatorPolicyError",
+    "Exclude",
+    "Fallback",
+    "get_device_operator_policy",
+    "register_device_operator_policy",
+]
+
+
+class _Sentinel:
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+#: ``decomposition_overrides`` value: do not decompose this op for the device;
+#: the op stays in the graph and the policy must lower it (a callable or
+#: :data:`Fallback` in ``lowering_overrides``).
+Exclude = _Sentinel("Exclude")
+
+#: ``lowering_overrides`` value: run the op through Inductor's eager fallback
+#: (``FallbackKernel``) on this device, whatever the default lowering is.
+Fallback = _Sentinel("Fallback")
+
+
+class DeviceOperatorPolicyError(RuntimeError):
+    """An operator policy that is invalid, conflicts with another one, or
+    cannot be resolved where a compile needs it."""
+
+
+def _device_type(device: Device, what: str) -> str:
+    if isinstance(device, torch.device):
+        dev = device
+    elif isinstance(device, str):
+        try:
+            dev = torch.device(device)
+        except RuntimeError as err:
+            raise DeviceOperatorPolicyError(
+                f"{what}: {device!r} is not a device type: {err}"
+            ) from err
+    else:
+        raise DeviceOperatorPolicyError(
+            f"{what}: expected a device type (str or torch.device), "
+            f"got {type(device).__name__}"
+        )
+    if dev.index is not None:
+        raise DeviceOperatorPolicyError(
+            f"{what}: operator policies are per device type; "
+            f"pass {dev.type!r}, not {str(dev)!r}"
+        )
+    return dev.type
+
+
+def _rule_name(rule: object) -> str:
+    if rule is Exclude or rule is Fallback:
+        return repr(rule)
+    module = getattr(rule, "__module__", None) or type(rule).__module__
+    qualname = getattr(rule, "__qualname__", None) or type(rule).__qualname__
+    return f"{module}.{qualname}"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class DeviceOperatorPolicy:
+    """The decomposition and lowering choices of one device type.
+
+    Args:
+        device_type: the device type the policy applies to (``"npu"``, the
+            renamed PrivateUse1 name, ...); not ``cpu`` or ``meta``, whose
+            compiles keep the default tables.
+        version: the backend's version of these rules.  It enters the cache
+            keys, so bump it whenever a rule's *implementation* changes (the
+            op names and rule names are keyed automatically; function bodies
+            are not).
+        decomposition_overrides: ``OpOverload -> callable | Exclude``.  A
+            callable replaces the default decomposition for this device's
+            compiles; :data:`Exclude` removes it, keeping the op.
+        lowering_overrides: ``OpOverload -> callable | Fallback``.  A callable
+            lowers the op's nodes on this device (same contract as a
+            ``register_lowering`` function; returning ``None`` defers to the
+            default lowering); :data:`Fallback` makes them eager fallbacks.
+
+    The mappings are copied and frozen.  Validation happens here, before the
+    policy can reach a registry: every :data:`Exclude` needs a lowering or
+    :data:`Fallback` for the same op, since nothing else would handle it.
+    """
+
+    device_type: str
+    version: str
+    decomposition_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
+        dataclasses.field(default_factory=dict)
+    )
+    lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
+        dataclasses.field(default_factory=dict)
+    )
+
+    def __post_init__(self) -> None:
+        device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
+        where = f"DeviceOperatorPolicy for device type {device_type!r}"
+        if device_type in ("cpu", "meta"):
+            raise DeviceOperatorPolicyError(
+                f"{where}: operator policies are for accelerator device types; "
+                f"{device_type!r} compiles always use the default tables"
+            )
+        if not isinstance(self.version, str) or not self.version:
+            raise DeviceOperatorPolicyError(
+                f"{where}: version must be a non-empty str (the backend's "
+                f"version of its rules), got {self.version!r}"
+            )
+        decomps = self._check_rules(
+            where, "decomposition_overrides", self.decomposition_overrides, Exclude
+        )
+        lowerings = self._check_rules(
+            where, "lowering_overrides", self.lowering_overrides, Fallback
+        )
+        for op, rule in decomps.items():
+            if rule is Exclude and op not in lowerings:
+                raise DeviceOperatorPolicyError(
+                    f"{where}: decomposition_overrides[{op}] is Exclude, so "
+                    f"{op} stays in the graph, but lowering_overrides has no "
+                    f"entry for {op}; add a device lowering "
+                    f"(lowering_overrides[{op}] = <lowering>) or "
+                    f"lowering_overrides[{op}] = Fallback"
+                )
+        object.__setattr__(self, "device_type", device_type)
+        object.__setattr__(
+            self, "decomposition_overrides", types.MappingProxyType(decomps)
+        )
+        object.__setattr__(self, "lowering_overrides", types.MappingProxyType(lowerings))
+        object.__setattr__(self, "_cache_key", self._compute_cache_key())
+
+    @staticmethod
+    def _check_rules(
+        where: str, field: str, rules: object, sentinel: _Sentinel
+    ) -> dict[OpOverload, Any]:
+        if not isinstance(rules, Mapping):
+            raise DeviceOperatorPolicyError(
+                f"{where}: {field} must be a mapping of OpOverload to rules, "
+                f"got {type(rules).__name__}"
+            )
+        checked: dict[OpOverload, Any] = {}
+        for op, rule in rules.items():
+            if isinstance(op, torch._ops.OpOverloadPacket):
+                raise DeviceOperatorPolicyError(
+                    f"{where}: {field} key {op} is an overload packet; name "
+                    f"the overload, e.g. {op}.default"
+                )
+            if not isinstance(op, torch._ops.OpOverload):
+                raise DeviceOperatorPolicyError(
+                    f"{where}: {field} keys must be OpOverloads, got {op!r}"
+                )
+            if rule is not sentinel and (
+                isinstance(rule, _Sentinel) or not callable(rule)
+            ):
+                raise DeviceOperatorPolicyError(
+                    f"{where}: {field}[{op}] must be a callable or {sentinel!r}, "
+                    f"got {rule!r}"
+                )
+            checked[op] = rule
+        return checked
+
+    def _compute_cache_key(self) -> str:
+        entries = sorted(
+            [f"decomposition {op} {_rule_name(r)}"
+             for op, r in self.decomposition_overrides.items()]
+            + [f"lowering {op} {_rule_name(r)}"
+               for op, r in self.lowering_overrides.items()]
+        )
+        digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
+        return f"{self.device_type}:{self.version}:{digest}"
+
+    @property
+    def cache_key(self) -> str:
+        """The policy's identity: device type, version and a digest of the
+        overridden ops with the kind and name of each rule.  Deterministic
+        across processes; it is what cache keys and compile subprocesses see."""
+        return self._cache_key  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DeviceOperatorPolicy):
+            return NotImplemented
+        return (
+            self.cache_key == other.cache_key
+            and dict(self.decomposition_overrides) == dict(other.decomposition_overrides)
+            and dict(self.lowering_overrides) == dict(other.lowering_overrides)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.cache_key)
+
+    def __repr__(self) -> str:
+        return f"DeviceOperatorPolicy({self.cache_key!r})"
+
+    def decomposition_table(
+        self, base: Mapping[Any, Callable[..., Any]]
+    ) -> dict[Any, Callable[..., Any]]:
+        """A new table: ``base`` without the excluded ops, with the overrides."""
+        table = dict(base)
+        for op, rule in self.decomposition_overrides.items():
+            if rule is Exclude:
+                table.pop(op, None)
+            else:
+                table[op] = rule
+        return table
+
+    def lowering_for_node(
+        self, target: object, node: torch.fx.Node | None
+    ) -> Callable[..., Any] | None:
+        """The policy's lowering for ``node`` (calling ``target``), or None when
+        the policy has no rule for the op or the node is on another device."""
+        rule = self.lowering_overrides.get(target)  # type: ignore[call-overload]
+        if rule is None or node is None or _node_device_type(node) != self.device_type:
+            return None
+        if rule is Fallback:
+            from .lowering import fallback_handler
+
+            return fallback_handler(target, add_to_fallback_set=False)
+        return rule
+
+
+def _first_tensor_device_type(value: object) -> str | None:
+    if isinstance(value, torch.Tensor):
+        return value.device.type
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = _first_tensor_device_type(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _node_device_type(node: torch.fx.Node) -> str | None:
+    """The device a node computes on: that of its first tensor output, or of
+    its first tensor input for nodes without tensor outputs."""
+    found = _first_tensor_device_type(node.meta.get("val"))
+    if found is not None:
+        return found
+    for arg in node.all_input_nodes:
+        found = _first_tensor_device_type(arg.meta.get("val"))
+        if found is not None:
+            return found
+    return None
+
+
+# -- Registry ------------------------------------------------------------------
+
+#: Device type -> its policy.  Entries are never replaced or removed.
+_device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
+# Protects the check-then-insert of register_device_operator_policy.
+_device_operator_policies_lock = threading.Lock()
+
+
+def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
+    """Register ``policy`` for its device type, once per process.
+
+    Registering an equal policy again (same version and rules) does nothing,
+    so a backend may call this from code that can run more than once.  A
+    different policy for a device type that already has one raises, naming
+    both: policies are immutable for the life of the process, since compiled
+    code and cache entries were keyed with the first.
+    """
+    if not isinstance(policy, DeviceOperatorPolicy):
+        raise DeviceOperatorPolicyError(
+            "register_device_operator_policy: expected a DeviceOperatorPolicy, "
+            f"got {type(policy).__name__}"
+        )
+    with _device_operator_policies_lock:
+        existing = _device_operator_policies.get(policy.device_type)
+        if existing is not None:
+            if existing == policy:
+                return
+            raise DeviceOperatorPolicyError(
+                f"device type {policy.device_type!r} already has operator policy "
+                f"{existing.cache_key!r}; cannot register {policy.cache_key!r}. "
+                "A device type has one policy per process: put every rule in "
+                "one DeviceOperatorPolicy and bump its version when they change"
+            )
+        _device_operator_policies[policy.device_type] = policy
+    log.debug("registered operator policy %s", policy.cache_key)
+
+
+def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
+    """The policy registered for ``device``'s type, or None (the default
+    decompositions and lowerings apply)."""
+    device_type = _device_type(device, "get_device_operator_policy")
+    return _device_operator_policies.get(device_type)
+
+
+# -- Compile-time resolution -------------------------------------------------------
+
+
+def _graph_device_types(
+    gm: torch.fx.GraphModule, example_inputs: Any
+) -> set[str]:
+    """Device types of the graph's inputs, constants and node values."""
+    found: set[str] = set()
+
+    def add(value: object) -> None:
+        if isinstance(value, torch.Tensor):
+            found.add(value.device.type)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                add(item)
+
+    add(list(example_inputs))
+    if isinstance(gm, torch.fx.GraphModule):
+        for tensor in (*gm.parameters(), *gm.buffers()):
+            add(tensor)
+        for node in gm.graph.nodes:
+            add(node.meta.get("val", node.meta.get("example_value")))
+            if node.op == "get_attr":
+                with contextlib.suppress(AttributeError):
+                    add(operator.attrgetter(node.target)(gm))
+    return found
+
+
+def resolve_operator_policy(
+    gm: torch.fx.GraphModule, example_inputs: Any
+) -> DeviceOperatorPolicy | None:
+    """The operator policy of the one accelerator ``gm`` runs on, or None.
+
+    CPU (and meta) values are ignored, so CPU-only graphs and graphs on an
+    accelerator without a policy get None.  A graph on several accelerator
+    types is refused when any of them has a policy, since a compile has one
+    decomposition table.
+    """
+    if not _device_operator_policies:
+        return None
+    accelerators = sorted(_graph_device_types(gm, example_inputs) - {"cpu", "meta"})
+    policies = {d: _device_operator_policies.get(d) for d in accelerators}
+    if len(accelerators) > 1 and any(p is not None for p in policies.values()):
+        described = ", ".join(
+            f"{d!r} ({p.cache_key!r})" if p is not None else f"{d!r} (no policy)"
+            for d, p in policies.items()
+        )
+        raise DeviceOperatorPolicyError(
+            f"this graph uses accelerator device types {described}, whose "
+            "operator policies conflict: one compile applies one device's "
+            "decompositions. Only CPU plus one accelerator is supported with "
+            "an operator policy; compile the parts on each device separately"
+        )
+    return policies[accelerators[0]] if accelerators else None
+
+
+# The policy of the compile in progress, for the AOTAutograd cache key.
+_active_policy: contextvars.ContextVar[DeviceOperatorPolicy | None] = (
+    contextvars.ContextVar("inductor_device_operator_policy", default=None)
+)
+
+
+@contextlib.contextmanager
+def operator_policy_scope(policy: DeviceOperatorPolicy | None) -> Iterator[None]:
+    """Make ``policy`` the active one for the compile run inside."""
+    token = _active_policy.set(policy)
+    try:
+        yield
+    finally:
+        _active_policy.reset(token)
+
+
+def active_operator_policy() -> DeviceOperatorPolicy | None:
+    """The policy of the compile in progress (None outside a policy compile)."""
+    return _active_policy.get()
+
+
+class PolicyDecompTable:
+    """A compile's ``get_decomp_fn``: ``base`` adjusted by a device policy.
+
+    It carries the policy through the compile (inner compiles, GraphLowering,
+    the FX graph cache key).  ``base`` is ``select_decomp_table``, or the table a
+    caller passed to ``compile_fx(decompositions=...)``, which is explicit and
+    wins: the policy's decompositions apply only on top of the default table.
+    It pickles as the device type and the policy's cache key, which a compile
+    in another process resolves again (:func:`_resolve_policy_decomp_table`).
+    """
+
+    def __init__(
+        self, policy: DeviceOperatorPolicy, base: Callable[[], Mapping[Any, Any]]
+    ) -> None:
+        self.operator_policy = policy
+        self.base = base
+
+    def __call__(self) -> dict[Any, Callable[..., Any]]:
+        from .decomposition import select_decomp_table
+
+        if self.base is select_decomp_table:
+            return self.operator_policy.decomposition_table(self.base())
+        return self.base()  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        policy = self.operator_policy
+        return (
+            _resolve_policy_decomp_table,
+            (policy.device_type, policy.cache_key, self.base),
+        )
+
+
+def _resolve_policy_decomp_table(
+    device_type: str, cache_key: str, base: Callable[[], Mapping[Any, Any]]
+) -> PolicyDecompTable:
+    """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
+    policy = _device_operator_policies.get(device_type)
+    if policy is None or policy.cache_key != cache_key:
+        found = "none" if policy is None else repr(policy.cache_key)
+        raise DeviceOperatorPolicyError(
+            f"this compile was set up with operator policy {cache_key!r} for "
+            f"device type {device_type!r}, but this process has {found}. Import "
+            f"the extension that registers the {device_type!r} backend (its "
+            "register_device_operator_policy call) in this process before it "
+            "compiles"
+        )
+    return PolicyDecompTable(policy, base)
+
+
+def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:
+    """The policy a compile's ``get_decomp_fn`` carries, if any."""
+    if isinstance(get_decomp_fn, PolicyDecompTable):
+        return get_decomp_fn.operator_policy
+    return None
