@@ -529,6 +529,13 @@ class AOTAutogradCacheDetails(FxGraphHashDetails):
         # _save_config_ignore) since they're not serializable. We must access the
         # config module directly to get the patched runtime values.
         self.custom_estimator_solver_uuids = _get_custom_estimator_solver_uuids(config)
+        # A device operator policy changes the decompositions, hence the graph;
+        # keyed only when one is active, so other keys are unchanged.
+        from torch._inductor.device_operator_policy import active_operator_policy
+
+        operator_policy = active_operator_policy()
+        if operator_policy is not None:
+            self.device_operator_policy = operator_policy.cache_key
         self._init_fx_graph_hash_details(gm, example_inputs, fx_config)
 
     def _record_runtime_state(self, gm: torch.fx.GraphModule) -> None:
