@@ -59,6 +59,7 @@ class RegistrySnapshot:
         ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
         ("torch._inductor.codegen.common", "device_backend_loaders"),
         ("torch._inductor.codegen.common", "_backend_probe_keys"),
+        ("torch._inductor.device_operator_policy", "_device_operator_policies"),
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]

@@ -1,0 +1,439 @@
+# Owner(s): ["module: inductor"]
+"""Device-scoped operator policies (SPEC §5) on ``extension_device``.
+
+A policy changes decompositions and lowerings for its device's compiles only;
+the same op compiled on cpu in the same process keeps the default path.
+"""
+
+import pickle
+import sys
+from pathlib import Path
+
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
+from torch._dynamo.utils import counters
+from torch._inductor import config as inductor_config
+from torch._inductor.decomposition import decompositions, select_decomp_table
+from torch._inductor.device_operator_policy import (
+    DeviceOperatorPolicy,
+    DeviceOperatorPolicyError,
+    Exclude,
+    Fallback,
+    get_device_operator_policy,
+    PolicyDecompTable,
+    register_device_operator_policy,
+)
+from torch._inductor.lowering import lowerings
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch._inductor.utils import fresh_cache, run_and_get_code
+from torch.testing import FileCheck
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+
+aten = torch.ops.aten
+device_module = register(DEVICE)
+
+
+def quarter(x):
+    """A device decomposition of hardsigmoid, different from the default on
+    purpose so that the path taken shows in the result."""
+    return x * 0.25
+
+
+def tanh_lowering(x):
+    """A device lowering of sigmoid that lowers it as tanh (visibly wrong)."""
+    return lowerings[aten.tanh.default](x)
+
+
+def excluding_policy(version="1"):
+    return DeviceOperatorPolicy(
+        DEVICE,
+        version,
+        decomposition_overrides={aten.hardswish.default: Exclude},
+        lowering_overrides={aten.hardswish.default: Fallback},
+    )
+
+
+class PolicyTestCase(TestCase):
+    def setUp(self):
+        super().setUp()
+        from extension_backends.cpp.extension_codegen_backend import (
+            register_compile_backend,
+        )
+
+        self.snapshot = RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        register_compile_backend(DEVICE)
+
+    def compile_code(self, fn, x, **config):
+        """(result, generated code) of fn(x) compiled without caches."""
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False, **config):
+            result, codes = run_and_get_code(torch.compile(fn), x)
+        return result, "\n".join(codes)
+
+
+class DeviceOperatorPolicyConstructionTests(TestCase):
+    def test_mappings_are_frozen_copies(self):
+        decomps = {aten.hardsigmoid.default: quarter}
+        policy = DeviceOperatorPolicy(DEVICE, "1", decomposition_overrides=decomps)
+        decomps[aten.silu.default] = quarter
+        self.assertEqual(list(policy.decomposition_overrides), [aten.hardsigmoid.default])
+        with self.assertRaises(TypeError):
+            policy.decomposition_overrides[aten.silu.default] = quarter
+        with self.assertRaises(AttributeError):
+            policy.version = "2"
+
+    def test_device_type_normalised(self):
+        policy = DeviceOperatorPolicy(torch.device(DEVICE), "1")
+        self.assertEqual(policy.device_type, DEVICE)
+        self.assertEqual(policy, DeviceOperatorPolicy(DEVICE, "1"))
+
+    def test_exclude_without_lowering_rejected(self):
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            r"device type 'extension_device'.*decomposition_overrides\[aten\.hardswish"
+            r"\.default\] is Exclude.*lowering_overrides has no entry for "
+            r"aten\.hardswish\.default.*Fallback",
+        ):
+            DeviceOperatorPolicy(
+                DEVICE, "1", decomposition_overrides={aten.hardswish.default: Exclude}
+            )
+        # A lowering for another op does not count.
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "is Exclude"):
+            DeviceOperatorPolicy(
+                DEVICE,
+                "1",
+                decomposition_overrides={aten.hardswish.default: Exclude},
+                lowering_overrides={aten.hardsigmoid.default: Fallback},
+            )
+
+    def test_invalid_rules_rejected(self):
+        cases = [
+            ({"decomposition_overrides": {aten.hardswish: quarter}},
+             r"overload packet; name the overload, e\.g\. aten\.hardswish\.default"),
+            ({"decomposition_overrides": {"aten::hardswish": quarter}},
+             "keys must be OpOverloads"),
+            ({"decomposition_overrides": {aten.hardswish.default: Fallback}},
+             r"decomposition_overrides\[aten\.hardswish\.default\] must be a "
+             "callable or Exclude, got Fallback"),
+            ({"lowering_overrides": {aten.sigmoid.default: Exclude}},
+             r"lowering_overrides\[aten\.sigmoid\.default\] must be a callable "
+             "or Fallback, got Exclude"),
+            ({"lowering_overrides": {aten.sigmoid.default: 3}},
+             "must be a callable or Fallback, got 3"),
+            ({"lowering_overrides": [aten.sigmoid.default]},
+             "lowering_overrides must be a mapping"),
+        ]
+        for kwargs, message in cases:
+            with self.subTest(message), self.assertRaisesRegex(
+                DeviceOperatorPolicyError, message
+            ):
+                DeviceOperatorPolicy(DEVICE, "1", **kwargs)
+
+    def test_invalid_device_or_version_rejected(self):
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "accelerator device types; 'cpu'"):
+            DeviceOperatorPolicy("cpu", "1")
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError, f"per device type; pass '{DEVICE}', not '{DEVICE}:0'"
+        ):
+            DeviceOperatorPolicy(f"{DEVICE}:0", "1")
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "version must be a non-empty str"):
+            DeviceOperatorPolicy(DEVICE, "")
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "expected a device type"):
+            DeviceOperatorPolicy(3, "1")
+
+    def test_cache_key_covers_version_and_rules(self):
+        base = excluding_policy()
+        self.assertTrue(base.cache_key.startswith(f"{DEVICE}:1:"))
+        self.assertEqual(base.cache_key, excluding_policy().cache_key)
+        other_version = excluding_policy("2")
+        # Same version string, one more rule.
+        more_rules = DeviceOperatorPolicy(
+            DEVICE,
+            "1",
+            decomposition_overrides={aten.hardswish.default: Exclude},
+            lowering_overrides={aten.hardswish.default: Fallback, aten.sigmoid.default: Fallback},
+        )
+        # Same op, another kind of rule.
+        other_kind = DeviceOperatorPolicy(
+            DEVICE,
+            "1",
+            decomposition_overrides={aten.hardswish.default: Exclude},
+            lowering_overrides={aten.hardswish.default: tanh_lowering},
+        )
+        keys = {p.cache_key for p in (base, other_version, more_rules, other_kind)}
+        self.assertEqual(len(keys), 4)
+
+    def test_decomposition_table_never_edits_the_global_one(self):
+        before = dict(decompositions)
+        policy = DeviceOperatorPolicy(
+            DEVICE,
+            "1",
+            decomposition_overrides={
+                aten.hardswish.default: Exclude,
+                aten.hardsigmoid.default: quarter,
+            },
+            lowering_overrides={aten.hardswish.default: Fallback},
+        )
+        table = PolicyDecompTable(policy, select_decomp_table)()
+        self.assertNotIn(aten.hardswish.default, table)
+        self.assertIs(table[aten.hardsigmoid.default], quarter)
+        self.assertEqual(decompositions, before)
+        self.assertIn(aten.hardswish.default, select_decomp_table())
+        # An explicit compile_fx(decompositions=...) table wins over the policy.
+        explicit = {aten.silu.default: quarter}
+        self.assertIs(PolicyDecompTable(policy, lambda: explicit)(), explicit)
+
+
+class DeviceOperatorPolicyRegistryTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        self.snapshot = RegistrySnapshot.install(self)
+
+    def test_register_and_get(self):
+        self.assertIsNone(get_device_operator_policy(DEVICE))
+        policy = excluding_policy()
+        register_device_operator_policy(policy)
+        self.assertIs(get_device_operator_policy(DEVICE), policy)
+        self.assertIs(get_device_operator_policy(torch.device(DEVICE)), policy)
+        self.assertIsNone(get_device_operator_policy("cpu"))
+
+    def test_same_policy_again_is_idempotent(self):
+        first = excluding_policy()
+        register_device_operator_policy(first)
+        register_device_operator_policy(excluding_policy())
+        self.assertIs(get_device_operator_policy(DEVICE), first)
+
+    def test_different_policy_names_both(self):
+        first = excluding_policy("1")
+        register_device_operator_policy(first)
+        second = excluding_policy("2")
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            rf"device type '{DEVICE}' already has operator policy "
+            rf"'{first.cache_key}'; cannot register '{second.cache_key}'",
+        ):
+            register_device_operator_policy(second)
+        self.assertIs(get_device_operator_policy(DEVICE), first)
+
+    def test_register_rejects_other_types(self):
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "expected a DeviceOperatorPolicy, got dict"):
+            register_device_operator_policy({"device_type": DEVICE})
+
+    def test_pickles_as_identity_and_resolves_again(self):
+        policy = excluding_policy()
+        register_device_operator_policy(policy)
+        data = pickle.dumps(PolicyDecompTable(policy, select_decomp_table))
+        self.assertNotIn(b"hardswish", data)
+        table = pickle.loads(data)
+        self.assertIs(table.operator_policy, policy)
+        self.assertIs(table.base, select_decomp_table)
+        # A process without the policy, or with another one, refuses it,
+        # naming what it needs.
+        self.snapshot.restore()
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            rf"set up with operator policy '{policy.cache_key}' for device type "
+            rf"'{DEVICE}', but this process has none\. Import the extension that "
+            rf"registers the '{DEVICE}' backend",
+        ):
+            pickle.loads(data)
+        register_device_operator_policy(excluding_policy("2"))
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError, rf"but this process has '{DEVICE}:2:"
+        ):
+            pickle.loads(data)
+
+
+class DeviceOperatorPolicyCompileTests(PolicyTestCase):
+    def test_exclude_keeps_op_on_the_accelerator_only(self):
+        register_device_operator_policy(excluding_policy())
+        x = torch.randn(8)
+
+        cpu_out, cpu_code = self.compile_code(torch.nn.functional.hardswish, x)
+        FileCheck().check("cpp_fused").check_not("aten.hardswish").run(cpu_code)
+        self.assertEqual(cpu_out, torch.nn.functional.hardswish(x))
+
+        dev_out, dev_code = self.compile_code(
+            torch.nn.functional.hardswish, x.to(DEVICE)
+        )
+        FileCheck().check("torch.ops.aten.hardswish.default").run(dev_code)
+        self.assertEqual(dev_out.cpu(), torch.nn.functional.hardswish(x))
+        # The global table still decomposes it.
+        self.assertIn(aten.hardswish.default, decompositions)
+
+    def test_decomposition_override_on_the_accelerator_only(self):
+        register_device_operator_policy(
+            DeviceOperatorPolicy(
+                DEVICE, "1", decomposition_overrides={aten.hardsigmoid.default: quarter}
+            )
+        )
+        x = torch.randn(8)
+        fn = torch.nn.functional.hardsigmoid
+        cpu_out, _ = self.compile_code(fn, x)
+        self.assertEqual(cpu_out, fn(x))
+        dev_out, dev_code = self.compile_code(fn, x.to(DEVICE))
+        self.assertEqual(dev_out.cpu(), x * 0.25)
+        FileCheck().check("0.25").run(dev_code)
+
+    def test_device_lowering_on_the_accelerator_only(self):
+        register_device_operator_policy(
+            DeviceOperatorPolicy(
+                DEVICE, "1", lowering_overrides={aten.sigmoid.default: tanh_lowering}
+            )
+        )
+        x = torch.randn(8)
+        cpu_out, cpu_code = self.compile_code(torch.sigmoid, x)
+        self.assertEqual(cpu_out, torch.sigmoid(x))
+        FileCheck().check("cpp_fused").check_not("tanh").run(cpu_code)
+        dev_out, dev_code = self.compile_code(torch.sigmoid, x.to(DEVICE))
+        self.assertEqual(dev_out.cpu(), torch.tanh(x))
+        FileCheck().check("cpp_fused").check(".tanh()").run(dev_code)
+
+    def test_device_fallback_on_the_accelerator_only(self):
+        register_device_operator_policy(
+            DeviceOperatorPolicy(DEVICE, "1", lowering_overrides={aten.sigmoid.default: Fallback})
+        )
+        x = torch.randn(8)
+        _, cpu_code = self.compile_code(torch.sigmoid, x)
+        FileCheck().check("cpp_fused_sigmoid").check_not("aten.sigmoid").run(cpu_code)
+        dev_out, dev_code = self.compile_code(torch.sigmoid, x.to(DEVICE))
+        self.assertEqual(dev_out.cpu(), torch.sigmoid(x))
+        FileCheck().check("torch.ops.aten.sigmoid.default").run(dev_code)
+        # The default lowering is still there for every other device.
+        self.assertIn(aten.sigmoid.default, lowerings)
+
+    def test_user_lowering_wins_over_policy(self):
+        from torch._inductor.lowering import register_lowering, user_lowerings
+
+        register_device_operator_policy(
+            DeviceOperatorPolicy(DEVICE, "1", lowering_overrides={aten.sigmoid.default: Fallback})
+        )
+        saved = dict(user_lowerings)
+        self.addCleanup(lambda: (user_lowerings.clear(), user_lowerings.update(saved)))
+        register_lowering(aten.sigmoid.default, type_promotion_kind=None, lowering_dict=user_lowerings)(
+            tanh_lowering
+        )
+        x = torch.randn(8, device=DEVICE)
+        out, code = self.compile_code(torch.sigmoid, x)
+        self.assertEqual(out.cpu(), torch.tanh(x.cpu()))
+        FileCheck().check_not("aten.sigmoid").run(code)
+
+    def test_training_graph_uses_policy_in_backward(self):
+        register_device_operator_policy(excluding_policy())
+        x = torch.randn(8, device=DEVICE, requires_grad=True)
+        fn = torch.nn.functional.hardswish
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            out, codes = run_and_get_code(lambda: torch.compile(fn)(x).sum().backward())
+        ref = x.detach().cpu().requires_grad_()
+        fn(ref).sum().backward()
+        self.assertEqual(x.grad.cpu(), ref.grad)
+        FileCheck().check("torch.ops.aten.hardswish.default").run(codes[0])
+
+    def test_cpu_plus_accelerator_supported(self):
+        register_device_operator_policy(excluding_policy())
+        x = torch.randn(8)
+
+        def fn(a):
+            return torch.nn.functional.hardswish(a) + a.cpu().to(DEVICE)
+
+        out, code = self.compile_code(fn, x.to(DEVICE))
+        self.assertEqual(out.cpu(), torch.nn.functional.hardswish(x) + x)
+        FileCheck().check("torch.ops.aten.hardswish.default").run(code)
+
+    def test_two_accelerator_types_with_a_policy_refused(self):
+        from torch._inductor.device_operator_policy import resolve_operator_policy
+
+        gm = torch.fx.symbolic_trace(lambda a, b: a + b)
+        # A fake cuda tensor: resolution reads nothing but devices.
+        with FakeTensorMode():
+            cuda_tensor = torch.empty(2, device="cuda")
+        inputs = [torch.empty(2, device=DEVICE), cuda_tensor]
+        # Without a policy nothing changes: no error, no policy.
+        self.assertIsNone(resolve_operator_policy(gm, inputs))
+        policy = excluding_policy()
+        register_device_operator_policy(policy)
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            rf"accelerator device types 'cuda' \(no policy\), '{DEVICE}' "
+            rf"\('{policy.cache_key}'\), whose operator policies conflict.*"
+            "Only CPU plus one accelerator is supported",
+        ):
+            resolve_operator_policy(gm, inputs)
+        self.assertIs(
+            resolve_operator_policy(gm, [torch.empty(2, device=DEVICE), torch.empty(2)]),
+            policy,
+        )
+        self.assertIsNone(resolve_operator_policy(gm, [torch.empty(2), torch.empty(2)]))
+
+
+class DeviceOperatorPolicyCacheTests(PolicyTestCase):
+    def compile_counts(self, fn, x):
+        """(FX graph cache misses, hits, AOTAutograd cache misses, hits) of one
+        fresh compile of fn(x) with both caches on."""
+        import torch._functorch.config as functorch_config
+
+        torch._dynamo.reset()
+        counters.clear()
+        with inductor_config.patch(fx_graph_cache=True), functorch_config.patch(
+            enable_autograd_cache=True
+        ):
+            torch.compile(fn)(x)
+        return (
+            counters["inductor"]["fxgraph_cache_miss"],
+            counters["inductor"]["fxgraph_cache_hit"],
+            counters["aot_autograd"]["autograd_cache_miss"],
+            counters["aot_autograd"]["autograd_cache_hit"],
+        )
+
+    def test_policy_identity_in_both_cache_keys(self):
+        x = torch.randn(8, device=DEVICE)
+        fn = torch.nn.functional.hardswish
+        # Snapshot of the registered compile backend without a policy.
+        no_policy = RegistrySnapshot()
+        with fresh_cache():
+            register_device_operator_policy(excluding_policy("1"))
+            self.assertEqual(self.compile_counts(fn, x), (1, 0, 1, 0))
+            # Same identity: both caches hit.
+            self.assertEqual(self.compile_counts(fn, x), (0, 1, 0, 1))
+            # Same rules, another version: both keys change, so both miss
+            # (the FX graph is the same, so only the key can make it miss).
+            no_policy.restore()
+            register_device_operator_policy(excluding_policy("2"))
+            self.assertEqual(self.compile_counts(fn, x), (1, 0, 1, 0))
+            self.assertEqual(self.compile_counts(fn, x), (0, 1, 0, 1))
+            # No policy: a third pair of keys, and the default code.
+            no_policy.restore()
+            self.assertEqual(self.compile_counts(fn, x), (1, 0, 1, 0))
+
+    def test_fx_graph_key_without_policy_is_unchanged(self):
+        from torch._inductor.codecache import compiled_fx_graph_hash
+
+        gm = torch.fx.symbolic_trace(lambda a: a + 1)
+        inputs = [torch.randn(4)]
+
+        def key(get_decomp_fn):
+            return compiled_fx_graph_hash(gm, inputs, {"get_decomp_fn": get_decomp_fn}, [])[0]
+
+        policy = excluding_policy("1")
+        register_device_operator_policy(policy)
+        plain = key(select_decomp_table)
+        with_policy = key(PolicyDecompTable(policy, select_decomp_table))
+        self.assertNotEqual(plain, with_policy)
+        self.assertEqual(with_policy, key(PolicyDecompTable(policy, select_decomp_table)))
+        self.assertNotEqual(
+            with_policy, key(PolicyDecompTable(excluding_policy("2"), select_decomp_table))
+        )
+
+
+if __name__ == "__main__":
+    run_tests()
