@@ -15,6 +15,7 @@ if str(TEST_DIR) not in sys.path:
     sys.path.insert(0, str(TEST_DIR))
 
 import torch
+from extension_backends import operator_policy as policies
 from extension_backends.extension_device import register
 from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
 from torch._dynamo.utils import counters
@@ -37,27 +38,13 @@ from torch.testing._internal.common_utils import run_tests, TestCase
 
 
 aten = torch.ops.aten
+quarter = policies.quarter
+tanh_lowering = policies.tanh_lowering
 device_module = register(DEVICE)
 
 
-def quarter(x):
-    """A device decomposition of hardsigmoid, different from the default on
-    purpose so that the path taken shows in the result."""
-    return x * 0.25
-
-
-def tanh_lowering(x):
-    """A device lowering of sigmoid that lowers it as tanh (visibly wrong)."""
-    return lowerings[aten.tanh.default](x)
-
-
 def excluding_policy(version="1"):
-    return DeviceOperatorPolicy(
-        DEVICE,
-        version,
-        decomposition_overrides={aten.hardswish.default: Exclude},
-        lowering_overrides={aten.hardswish.default: Fallback},
-    )
+    return policies.excluding_policy(DEVICE, version)
 
 
 class PolicyTestCase(TestCase):
@@ -271,11 +258,7 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         self.assertIn(aten.hardswish.default, decompositions)
 
     def test_decomposition_override_on_the_accelerator_only(self):
-        register_device_operator_policy(
-            DeviceOperatorPolicy(
-                DEVICE, "1", decomposition_overrides={aten.hardsigmoid.default: quarter}
-            )
-        )
+        register_device_operator_policy(policies.decomposing_policy(DEVICE))
         x = torch.randn(8)
         fn = torch.nn.functional.hardsigmoid
         cpu_out, _ = self.compile_code(fn, x)
@@ -285,11 +268,7 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         FileCheck().check("0.25").run(dev_code)
 
     def test_device_lowering_on_the_accelerator_only(self):
-        register_device_operator_policy(
-            DeviceOperatorPolicy(
-                DEVICE, "1", lowering_overrides={aten.sigmoid.default: tanh_lowering}
-            )
-        )
+        register_device_operator_policy(policies.lowering_policy(DEVICE))
         x = torch.randn(8)
         cpu_out, cpu_code = self.compile_code(torch.sigmoid, x)
         self.assertEqual(cpu_out, torch.sigmoid(x))
@@ -299,9 +278,7 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         FileCheck().check("cpp_fused").check(".tanh()").run(dev_code)
 
     def test_device_fallback_on_the_accelerator_only(self):
-        register_device_operator_policy(
-            DeviceOperatorPolicy(DEVICE, "1", lowering_overrides={aten.sigmoid.default: Fallback})
-        )
+        register_device_operator_policy(policies.fallback_policy(DEVICE))
         x = torch.randn(8)
         _, cpu_code = self.compile_code(torch.sigmoid, x)
         FileCheck().check("cpp_fused_sigmoid").check_not("aten.sigmoid").run(cpu_code)
@@ -314,9 +291,7 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
     def test_user_lowering_wins_over_policy(self):
         from torch._inductor.lowering import register_lowering, user_lowerings
 
-        register_device_operator_policy(
-            DeviceOperatorPolicy(DEVICE, "1", lowering_overrides={aten.sigmoid.default: Fallback})
-        )
+        register_device_operator_policy(policies.fallback_policy(DEVICE))
         saved = dict(user_lowerings)
         self.addCleanup(lambda: (user_lowerings.clear(), user_lowerings.update(saved)))
         register_lowering(aten.sigmoid.default, type_promotion_kind=None, lowering_dict=user_lowerings)(
@@ -432,6 +407,79 @@ class DeviceOperatorPolicyCacheTests(PolicyTestCase):
         self.assertEqual(with_policy, key(PolicyDecompTable(policy, select_decomp_table)))
         self.assertNotEqual(
             with_policy, key(PolicyDecompTable(excluding_policy("2"), select_decomp_table))
+        )
+
+
+class DeviceOperatorPolicyProcessTests(TestCase):
+    """A compile's policy crosses a process or serialisation boundary as its
+    device type and cache key only, and is resolved again on the other side."""
+
+    # A fresh interpreter that registers the device, its compile backend and
+    # the lowering policy, as a backend's worker would by importing it.
+    SETUP = f"""
+        import torch
+        from extension_backends.extension_device import register
+        from extension_backends.cpp.extension_codegen_backend import register_compile_backend
+        from extension_backends import operator_policy as policies
+        from torch._inductor.device_operator_policy import register_device_operator_policy
+        from torch._inductor.utils import run_and_get_code
+        import torch._inductor.config as inductor_config
+
+        register({DEVICE!r})
+        register_compile_backend({DEVICE!r})
+        register_device_operator_policy(policies.lowering_policy({DEVICE!r}))
+        inductor_config.fx_graph_cache = False
+        x = torch.randn(8)
+    """
+
+    def test_serialized_compile_with_compile_threads_resolves_policy(self):
+        # "serialize" pickles the compile's inputs, graph_kwargs included, and
+        # compiles from the unpickled copy: the lowering shows only if the
+        # policy was resolved again from its key.
+        proc = run_python(
+            self.SETUP
+            + f"""
+        from torch._inductor import compile_fx
+        assert inductor_config.compile_threads == 2, inductor_config.compile_threads
+        assert compile_fx.fx_compile_mode.name == "SERIALIZE", compile_fx.fx_compile_mode
+        out, codes = run_and_get_code(torch.compile(torch.sigmoid), x.to({DEVICE!r}))
+        assert torch.allclose(out.cpu(), torch.tanh(x)), out
+        print("DEVICE CODE", "\\n".join(codes))
+        torch._dynamo.reset()
+        out, codes = run_and_get_code(torch.compile(torch.sigmoid), x)
+        assert torch.allclose(out, torch.sigmoid(x)), out
+        print("CPU CODE", "\\n".join(codes))
+        """,
+            TORCHINDUCTOR_FX_COMPILE_MODE="serialize",
+            TORCHINDUCTOR_COMPILE_THREADS="2",
+        )
+        device_code, cpu_code = proc.stdout.split("CPU CODE")
+        FileCheck().check("DEVICE CODE").check("cpp_fused").check(".tanh()").run(device_code)
+        FileCheck().check("cpp_fused").check_not("tanh").run(cpu_code)
+
+    def test_fresh_process_resolves_or_names_policy(self):
+        policy = policies.lowering_policy(DEVICE)
+        data = pickle.dumps(PolicyDecompTable(policy, select_decomp_table)).hex()
+        check = f"""
+        import pickle
+        from torch._inductor.device_operator_policy import DeviceOperatorPolicyError
+        try:
+            table = pickle.loads(bytes.fromhex({data!r}))
+        except DeviceOperatorPolicyError as err:
+            print("FAILED:", err)
+        else:
+            print("RESOLVED:", table.operator_policy.cache_key)
+        """
+        # With the backend imported, the same policy is found by its key ...
+        proc = run_python(self.SETUP + check)
+        self.assertIn(f"RESOLVED: {policy.cache_key}", proc.stdout)
+        # ... without it, the failure names the policy and the device.
+        proc = run_python(check)
+        self.assertRegex(
+            proc.stdout,
+            rf"FAILED: this compile was set up with operator policy "
+            rf"'{policy.cache_key}' for device type '{DEVICE}', but this process "
+            rf"has none\. Import the extension that registers the '{DEVICE}' backend",
         )
 
 
