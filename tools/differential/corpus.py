@@ -111,5 +111,27 @@ def train_step() -> Callable[[], object]:
     return lambda: compiled(x, y)
 
 
+
+@corpus_item("decomposed_and_lowered_ops")
+def decomposed_and_lowered_ops() -> Callable[[], object]:
+    """Ops an operator policy typically retargets (SPEC §5): hardswish and
+    hardsigmoid are decomposed, sigmoid and tanh lowered; with no policy
+    registered their code must not change."""
+    g = _gen()
+    x = torch.randn(8, 16, generator=g, requires_grad=True)
+
+    def fn(x: torch.Tensor) -> torch.Tensor:
+        f = torch.nn.functional
+        return (f.hardswish(x) + f.hardsigmoid(x) * torch.sigmoid(x)).tanh().sum()
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+
+    def run() -> object:
+        out = compiled(x)
+        out.backward()
+        return out
+
+    return run
+
 def names() -> list[str]:
     return list(CORPUS)

@@ -572,6 +572,136 @@ def _dynamo_rows(add: Callable[[str, Callable[[], Any]], None]) -> None:
         add(f"dynamo.trace({name})", lambda fn=fn: _dynamo_trace(fn))
 
 
+# -- Operator policy and cache keys (SPEC §5) ------------------------------------
+
+def _table_digest(table: Any) -> dict[str, Any]:
+    """Size and sha256 of a table of op -> function, as sorted "op qualname" lines."""
+    import hashlib
+
+    lines = sorted(
+        _ADDR_RE.sub("at 0x<ADDR>", f"{op} {qualname(fn)}") for op, fn in table.items()
+    )
+    return {
+        "len": len(lines),
+        "sha256": hashlib.sha256("\n".join(lines).encode()).hexdigest(),
+    }
+
+
+def _operator_policies() -> Any:
+    """The device operator policy registry of a later patch; torch 2.13 has
+    none, which is the same as an empty one."""
+    try:
+        mod = _m("torch._inductor.device_operator_policy")
+    except ImportError:
+        return {}
+    return {d: p.cache_key for d, p in mod._device_operator_policies.items()}
+
+
+def _cache_key_setup() -> Any:
+    """A cpu graph with fake inputs under a shape env, as compile_fx has it."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    gm = torch.fx.symbolic_trace(
+        lambda a, b: torch.nn.functional.hardswish(a) + b.sigmoid()
+    )
+    mode = FakeTensorMode(shape_env=ShapeEnv())
+    with mode:
+        inputs = [torch.empty(4), torch.empty(4)]
+    return gm, inputs, mode
+
+
+def _key_components(lines: list[str]) -> list[str]:
+    """"[hash] name" of each cache key debug line (the hash covers the value),
+    without the torch source hash, which differs between any two builds."""
+    out = []
+    for line in lines:
+        head = line.split(":", 1)[0]
+        if not head.endswith(" torch_version"):
+            out.append(head)
+    return out
+
+
+def _fx_graph_key_components() -> list[str]:
+    cc = _m("torch._inductor.codecache")
+    select_decomp_table = _m("torch._inductor.decomposition").select_decomp_table
+    gm, inputs, _ = _cache_key_setup()
+    fx_kwargs = {"get_decomp_fn": select_decomp_table, "is_inference": True}
+    _, lines = cc.compiled_fx_graph_hash(gm, inputs, fx_kwargs, [])
+    return _key_components(lines)
+
+
+def _aot_autograd_key_components() -> list[str]:
+    import torch
+
+    ac = _m("torch._functorch._aot_autograd.autograd_cache")
+    AOTConfig = _m("torch._functorch._aot_autograd.schemas").AOTConfig
+    gm, inputs, mode = _cache_key_setup()
+    aot_config = AOTConfig(
+        fw_compiler=None,
+        bw_compiler=None,
+        partition_fn=None,
+        decompositions={},
+        num_params_buffers=0,
+        aot_id=0,
+        keep_inference_input_mutations=True,
+    )
+    with torch._guards.tracing(torch._guards.TracingContext(mode)):
+        details = ac.AOTAutogradCacheDetails(
+            gm, inputs, aot_config, ac.create_fx_config(None)
+        )
+    return _key_components(ac.AOTAutogradCachePickler(gm).debug_lines(details))
+
+
+def _compile_get_decomp_fn() -> list[str]:
+    """The get_decomp_fn compile_fx hands to each inner compile of a cpu graph
+    (the FX graph cache key hashes it)."""
+    import torch
+
+    cfx = _m("torch._inductor.compile_fx")
+    seen: list[str] = []
+
+    def inner_compile(gm: Any, example_inputs: Any, **kwargs: Any) -> Any:
+        seen.append(qualname(kwargs.get("get_decomp_fn")))
+        return cfx.compile_fx_inner(gm, example_inputs, **kwargs)
+
+    gm = torch.fx.symbolic_trace(lambda a, b: (torch.nn.functional.hardswish(a) + b,))
+    cfx.compile_fx(gm, [torch.randn(4), torch.randn(4)], inner_compile=inner_compile)
+    return seen
+
+
+_LOWERING_LOOKUP_OPS = (
+    "aten.hardswish.default",
+    "aten.sigmoid.default",
+    "aten.tanh.default",
+    "aten.convolution.default",
+    "aten.mm.default",
+    "aten.sort.default",
+)
+
+
+def _operator_policy_rows(add: Callable[[str, Callable[[], Any]], None]) -> None:
+    import torch
+
+    dec = "torch._inductor.decomposition"
+    low = "torch._inductor.lowering"
+    add(f"{dec}.select_decomp_table() digest",
+        lambda: _table_digest(_m(dec).select_decomp_table()))
+    add(f"{dec}.decompositions digest", lambda: _table_digest(_m(dec).decompositions))
+    add(f"{low}.lowerings digest", lambda: _table_digest(_m(low).lowerings))
+    add(f"{low}.user_lowerings", lambda: sorted(str(op) for op in _m(low).user_lowerings))
+    for name in _LOWERING_LOOKUP_OPS:
+        op = eval(f"torch.ops.{name}")  # noqa: S307 -- fixed op names above
+        add(f"{low}.lowerings[{name}]",
+            lambda op=op: qualname(_m(low).lowerings[op]) if op in _m(low).lowerings
+            else None)
+    add("device operator policies", _operator_policies)
+    add("compile_fx get_decomp_fn (cpu graph)", _compile_get_decomp_fn)
+    add("FX graph cache key components (cpu graph)", _fx_graph_key_components)
+    add("AOTAutograd cache key components (cpu graph)", _aot_autograd_key_components)
+
+
 def answer_table() -> list[AnswerRow]:
     """Rows of (name, thunk).  Names are the entry names in the report."""
     import torch
@@ -702,6 +832,9 @@ def answer_table() -> list[AnswerRow]:
 
     # -- Dynamo tracing tables (RFC 2) ---------------------------------------------
     _dynamo_rows(add)
+
+    # -- Operator policy, decomposition and lowering tables, cache keys (SPEC §5) --
+    _operator_policy_rows(add)
 
     return rows
 
