@@ -103,6 +103,23 @@ def streams_and_properties() -> None:
     _check(actual, expected)
 
 
+def operator_policy() -> None:
+    """The device keeps hardswish (an eager fallback) where cpu decomposes it."""
+    from extension_backends.operator_policy import excluding_policy
+    from torch._inductor.device_operator_policy import register_device_operator_policy
+    from torch._inductor.utils import run_and_get_code
+
+    register_device_operator_policy(excluding_policy(NAME))
+    fn = torch.nn.functional.hardswish
+    x = torch.randn(16)
+    for device, fallback in (("cpu", False), (NAME, True)):
+        torch._dynamo.reset()
+        actual, codes = run_and_get_code(torch.compile(fn), x.to(device))
+        _check(actual, fn(x).to(device))
+        if ("aten.hardswish.default" in "\n".join(codes)) != fallback:
+            raise AssertionError(f"hardswish {'not ' * fallback}kept on {device}")
+
+
 def _check(actual: torch.Tensor, expected: torch.Tensor) -> None:
     if actual.device != expected.device:
         raise AssertionError(f"result on {actual.device}, expected {expected.device}")
@@ -127,6 +144,9 @@ SCENARIOS = [
     Scenario("streams, events, device properties", streams_and_properties,
              {"python": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-9"),
               "cpp": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-4", "IND-5", "IND-9")}),
+    Scenario("operator policy", operator_policy,
+             {"python": ("REG-1", "ID-2", "IND-9", "POL"),
+              "cpp": ("REG-1", "ID-2", "IND-4", "IND-5", "IND-9", "POL")}),
 ]
 
 

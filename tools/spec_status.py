@@ -28,6 +28,7 @@ DONE: frozenset[str] = frozenset(
         "BF",
         "IND-1",
         "IND-2",
+        "POL",
         "IND-3",
         "IND-4",
         "IND-6",
