@@ -3283,9 +3283,13 @@ def autograd_cache_key(
             "autograd_cache_key is not supported with cpp_wrapper or fx_wrapper"
         )
 
-    decompositions = (
-        decompositions if decompositions is not None else select_decomp_table()
-    )
+    operator_policy = resolve_operator_policy(graph, example_inputs)
+    if decompositions is None:
+        decompositions = (
+            PolicyDecompTable(operator_policy, select_decomp_table)()
+            if operator_policy is not None
+            else select_decomp_table()
+        )
     # compile_fx applies these graph transforms before reaching _compile_fx_main.
     # Neither occurs on the torch.compile/Dynamo path (which always produces
     # tuple-returning, pre-flattened graphs). Not supported by this API.
@@ -3331,6 +3335,7 @@ def autograd_cache_key(
         V.set_fake_mode(fake_mode),
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
+        operator_policy_scope(operator_policy),
     ):
         return aot_autograd.autograd_cache_key(
             graph,
