@@ -78,6 +78,11 @@ class DeviceOperatorPolicyConstructionTests(TestCase):
         with self.assertRaises(AttributeError):
             policy.version = "2"
 
+    def test_sentinels_pickle_as_themselves(self):
+        self.assertIs(pickle.loads(pickle.dumps(Exclude)), Exclude)
+        self.assertIs(pickle.loads(pickle.dumps(Fallback)), Fallback)
+        self.assertEqual((repr(Exclude), repr(Fallback)), ("Exclude", "Fallback"))
+
     def test_device_type_normalised(self):
         policy = DeviceOperatorPolicy(torch.device(DEVICE), "1")
         self.assertEqual(policy.device_type, DEVICE)
@@ -389,6 +394,31 @@ class DeviceOperatorPolicyCacheTests(PolicyTestCase):
             # No policy: a third pair of keys, and the default code.
             no_policy.restore()
             self.assertEqual(self.compile_counts(fn, x), (1, 0, 1, 0))
+
+    def test_autograd_cache_key_helper_matches_policy(self):
+        # compile_fx.autograd_cache_key computes the key a compile would use.
+        from torch._inductor.compile_fx import autograd_cache_key
+
+        from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+        def key(device):
+            gm = torch.fx.symbolic_trace(lambda a: (torch.nn.functional.hardswish(a),))
+            with FakeTensorMode(shape_env=ShapeEnv()):
+                inputs = [torch.empty(4, device=device)]
+            with inductor_config.patch(fx_graph_cache=True):
+                return autograd_cache_key(gm, inputs, ignore_shape_env=False)[0]
+
+        plain = key(DEVICE)
+        cpu = key("cpu")
+        no_policy = RegistrySnapshot()
+        register_device_operator_policy(excluding_policy("1"))
+        v1 = key(DEVICE)
+        self.assertEqual(v1, key(DEVICE))
+        self.assertNotEqual(v1, plain)
+        self.assertEqual(key("cpu"), cpu)
+        no_policy.restore()
+        register_device_operator_policy(excluding_policy("2"))
+        self.assertNotIn(key(DEVICE), (plain, v1))
 
     def test_fx_graph_key_without_policy_is_unchanged(self):
         from torch._inductor.codecache import compiled_fx_graph_hash
