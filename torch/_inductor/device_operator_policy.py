@@ -454,6 +454,9 @@ class PolicyDecompTable:
             return self.operator_policy.decomposition_table(self.base())
         return self.base()  # type: ignore[return-value]
 
+    def __repr__(self) -> str:
+        return f"PolicyDecompTable({self.operator_policy.cache_key!r}, {_rule_name(self.base)})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         policy = self.operator_policy
         return (
