@@ -348,6 +348,22 @@ class DeviceOpOverrides:
         """
         raise NotImplementedError
 
+    def uses_gpu_cpp_wrapper(self) -> bool:
+        """
+        Whether the C++ wrapper of this device is a GPU C++ wrapper
+        (``CppWrapperGpu``): its kernels are compiled apart from the wrapper
+        (Triton, CUDA C++), launched on the device's raw stream (see
+        :meth:`cpp_stream_type`), and AOTInductor runs a first Python-wrapper
+        pass to compile and save them before generating the C++ wrapper
+        (``GraphLowering.codegen_with_cpp_wrapper``).
+
+        Default: False, a C++ wrapper in the style of ``CppWrapperCpu``, whose
+        C++ kernels are compiled with the wrapper for the device's own type.
+        CUDA and XPU return True.  Registering ``CppWrapperGpu`` (or a subclass)
+        as the C++ wrapper does not imply it: a device opts in here.
+        """
+        return False
+
     def set_device(self, device_idx: int) -> str:
         raise NotImplementedError
 
@@ -385,6 +401,15 @@ class DeviceOpOverrides:
         raise NotImplementedError
 
     def cpp_stream_type(self) -> str:
+        """
+        The C++ type of a raw stream of this device (``"cudaStream_t"``,
+        ``"sycl::queue*"``), which the GPU C++ wrapper uses for the stream
+        parameter of its kernel launchers and for the stream it reads with
+        :meth:`aoti_get_stream`.
+
+        Default: not implemented.  Required when :meth:`uses_gpu_cpp_wrapper`
+        is True; a C++ wrapper in the style of ``CppWrapperCpu`` never asks.
+        """
         raise NotImplementedError
 
     def aoti_get_stream(self) -> str:
@@ -1063,6 +1088,21 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
     _initialize_device_op_overrides()
     return device_op_overrides_dict[device]
+
+
+def _uses_gpu_cpp_wrapper(device: str) -> bool:
+    """
+    ``uses_gpu_cpp_wrapper()`` of the overrides registered for the device type
+    ``device``; False when none are registered (meta, or a device that has not
+    registered yet).  A probe: a broken override warns once and counts as False.
+    """
+    from torch._dynamo.device_interface import _safe_probe
+
+    _initialize_device_op_overrides()
+    overrides = device_op_overrides_dict.get(device)
+    if overrides is None:
+        return False
+    return _safe_probe(overrides, "uses_gpu_cpp_wrapper")
 
 
 DTYPE_TO_COMPUTATION_DTYPE: dict[torch.dtype, torch.dtype] = {

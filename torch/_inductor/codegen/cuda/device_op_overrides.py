@@ -337,6 +337,9 @@ class CUDADeviceOpOverrides(DeviceOpOverrides):
             #endif
         """
 
+    def uses_gpu_cpp_wrapper(self) -> bool:
+        return True
+
     def cpp_stream_type(self) -> str:
         return "cudaStream_t"
 

@@ -50,6 +50,9 @@ class XPUDeviceOpOverrides(DeviceOpOverrides):
     def kernel_driver(self) -> str:
         return ""
 
+    def uses_gpu_cpp_wrapper(self) -> bool:
+        return True
+
     def cpp_stream_type(self) -> str:
         return "sycl::queue*"
 
