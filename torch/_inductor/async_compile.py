@@ -564,13 +564,17 @@ class AsyncCompile:
             get_result = CppCodeCache.load_async(source_code, submit_fn=self.submit)
             return LambdaFuture(lambda: get_result().kernel)
 
-    def cpp_pybinding(self, argtypes: list[str], source_code: str):
+    def cpp_pybinding(
+        self, argtypes: list[str], source_code: str, device_type: str = "cpu"
+    ):
         kernel_code_log.info("CPP+Bindings Kernel:\n%s", source_code)
         if get_compile_threads() <= 1:
-            return CppPythonBindingsCodeCache.load_pybinding(argtypes, source_code)
+            return CppPythonBindingsCodeCache.load_pybinding(
+                argtypes, source_code, device_type=device_type
+            )
         else:
             get_result = CppPythonBindingsCodeCache.load_pybinding_async(
-                argtypes, source_code, submit_fn=self.submit
+                argtypes, source_code, device_type=device_type, submit_fn=self.submit
             )
             return LambdaFuture(get_result)
 

@@ -109,6 +109,7 @@ from torch._inductor.utils import (
     clear_on_fresh_cache,
     determine_aoti_mmap_flags,
     get_all_devices,
+    is_cpp_scheduled,
     is_linux,
     is_windows,
     parallel_num_threads,
@@ -3681,9 +3682,20 @@ def _precompile_header(
 
 
 def _get_cpp_prefix_header(device: str) -> str | None:
-    if device.startswith("cpu"):
+    if device.startswith("cpu") or _is_cpp_scheduled_out_of_tree(device):
         return "torch/csrc/inductor/cpp_prefix.h"
     return None
+
+
+def _is_cpp_scheduled_out_of_tree(device: str) -> bool:
+    """
+    Whether ``device`` (a type, possibly with an index) is an out-of-tree device
+    whose kernels Inductor's C++ backend generates: its C++ code is host code
+    built like cpu's (optimised, vectorised, with the C++ kernel prelude), with
+    the C++ build options of its own type.
+    """
+    base_device = device.split(":", maxsplit=1)[0]
+    return base_device != "cpu" and is_cpp_scheduled(base_device)
 
 
 def _get_cpp_wrapper_header(device: str, aot_mode: bool = False) -> str:
@@ -3705,7 +3717,7 @@ def _resolve_needs_vec_isa(
         return explicit
     if source is None:
         return False
-    if base_device_type == "cpu":
+    if base_device_type == "cpu" or _is_cpp_scheduled_out_of_tree(base_device_type):
         return True
     return any(marker in source for marker in _VEC_ISA_CPP_SOURCE_MARKERS)
 
@@ -3800,8 +3812,11 @@ class CppCodeCache:
         # this function opts in, but we do compilation and linking in one step if the
         # optimized_code argument is empty (as a micro-optimization).
         # On GPU the C++ wrapper is just glue — the real kernels are compiled
-        # separately by Triton/CUDA.  Always use -O1 to cut compile time.
-        min_optimize = optimized_code is not None or device_type != "cpu"
+        # separately by Triton/CUDA.  Always use -O1 to cut compile time.  A
+        # device whose kernels the C++ backend generates builds them here, as cpu.
+        min_optimize = optimized_code is not None or (
+            device_type != "cpu" and not _is_cpp_scheduled_out_of_tree(device_type)
+        )
         main_build_option = CppTorchDeviceOptions(
             compile_only=bool(optimized_code),
             min_optimize=min_optimize,

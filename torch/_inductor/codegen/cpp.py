@@ -5692,7 +5692,17 @@ class CppScheduling(BaseScheduling):
                 )
             compile_wrapper.splice(src_code, strip=True)
             if not V.graph.cpp_wrapper:
-                compile_wrapper.writeline("''')")
+                # The kernel of an out-of-tree device is built with the C++
+                # build options of its device type.
+                device_type = next(
+                    (d.type for node in nodes if (d := node.get_device()) is not None),
+                    "cpu",
+                )
+                compile_wrapper.writeline(
+                    "''')"
+                    if device_type == "cpu"
+                    else f"''', device_type={device_type!r})"
+                )
             wrapper.define_kernel(
                 kernel_name,
                 compile_wrapper.getvalue(),

@@ -19,6 +19,7 @@ import torch._higher_order_ops.torchbind
 import torch._inductor.async_compile
 import torch._ops
 from torch import dtype as torch_dtype
+from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._inductor.runtime.runtime_utils import dynamo_timed
 from torch.fx.experimental.symbolic_shapes import ConvertIntKey, DivideByKey, SymTypes
 from torch.utils._ordered_set import OrderedSet
@@ -27,7 +28,7 @@ from torch.utils._sympy.symbol import symbol_is_type, SymT
 
 from .. import config, cpp_builder, ir
 from ..ir import ExternKernel
-from ..utils import _align, make_codegen_buffer, normalize_name
+from ..utils import _align, is_cpp_scheduled, make_codegen_buffer, normalize_name
 from ..virtualized import V
 from .aoti_hipify_utils import maybe_hipify_code_wrapper
 from .common import get_device_op_overrides, IndentedBuffer, Kernel
@@ -258,7 +259,13 @@ class CppWrapperCpu(PythonWrapperCodegen):
 
     def __init__(self):
         if not hasattr(self, "device"):
-            self.device = "cpu"
+            # An out-of-tree device that registered this wrapper builds it, and
+            # the C++ kernels compiled with it, for its own device type: its C++
+            # build options and its cpp_wrapper/<device>.h header apply.
+            device_type = getattr(V.graph, "device_type", "cpu")
+            self.device = (
+                "cpu" if device_type in _BUILTIN_DEVICE_INIT_LIST else device_type
+            )
         # must be initialized prior to calling super().__init__()
         self.included_devices: OrderedSet[str] = OrderedSet()
         self.model_class_name_suffix = (
@@ -298,7 +305,7 @@ class CppWrapperCpu(PythonWrapperCodegen):
         self.device_codegen = get_device_op_overrides(self.device)
         self._included_extra_headers: OrderedSet[str] = OrderedSet()
         self.codegen_int_array_var_cache = {}
-        self.needs_vec_isa = self.device == "cpu"
+        self.needs_vec_isa = is_cpp_scheduled(self.device)
 
     @staticmethod
     def create(
