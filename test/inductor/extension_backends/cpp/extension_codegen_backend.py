@@ -14,6 +14,10 @@ eager side (``extension_backends.extension_device``) does not.
 
 from __future__ import annotations
 
+import functools
+import os
+from pathlib import Path
+
 import torch
 from torch._dynamo.device_interface import (
     DeviceInterface,
@@ -30,6 +34,33 @@ from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 
 from .. import extension_device_module as runtime
 from . import extension_device_config
+from ..extension_device import _build_directory
+
+
+#: The device's own C++ headers (its C++ wrapper header and C shim).
+CPP_INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
+
+
+@functools.cache
+def cpp_wrapper_include_dir(name: str) -> str:
+    """The build-tree include directory holding
+    ``torch/csrc/inductor/cpp_wrapper/<name>.h``, the header Inductor's C++
+    wrapper includes for the device ``name``; written on first use."""
+    root = os.path.join(os.path.abspath(_build_directory()), "include")
+    header = os.path.join(root, "torch", "csrc", "inductor", "cpp_wrapper", f"{name}.h")
+    text = (
+        f"// The C++ wrapper header of the device '{name}' (extension_device).\n"
+        "#pragma once\n"
+        "#include <extension_device/cpp_wrapper.h>\n"
+        f"EXTENSION_DEVICE_DEFINE_C_SHIM({name})\n"
+    )
+    if not os.path.exists(header) or Path(header).read_text() != text:
+        os.makedirs(os.path.dirname(header), exist_ok=True)
+        # Other processes may build at the same time: replace atomically.
+        partial = f"{header}.{os.getpid()}.tmp"
+        Path(partial).write_text(text)
+        os.replace(partial, header)
+    return root
 
 
 class ExtensionDeviceInterface(DeviceInterface):
@@ -93,10 +124,26 @@ class ExtensionGpuDeviceInterface(ExtensionDeviceInterface):
 
 
 class ExtensionDeviceOpOverrides(DeviceOpOverrides):
-    """Python source snippets the wrapper emits for the device ``name``."""
+    """Python source snippets the wrapper emits for the device ``name``, and
+    the C++ build options of its C++ wrapper and kernels (``definitions`` are
+    added to the device's own, e.g. ``EXTENSION_DEVICE_SHIM_SCALE=3``)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, definitions: tuple[str, ...] = ()) -> None:
         self.name = name
+        self.definitions = definitions
+
+    def get_cpp_torch_device_options(
+        self, aot_mode: bool, compile_only: bool
+    ) -> tuple[list[str], ...]:
+        return (
+            ["USE_EXTENSION_DEVICE", *self.definitions],
+            [cpp_wrapper_include_dir(self.name), CPP_INCLUDE_DIR],
+            [],
+            [],
+            [],
+            [],
+            [],
+        )
 
     def import_get_raw_stream_as(self, name: str) -> str:
         return (
@@ -118,6 +165,12 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
 
     def cpp_kernel_type(self) -> str:
         return "void*"
+
+    def cpp_device_guard(self) -> str:
+        return "extension_device::AOTIDeviceGuard"
+
+    def cpp_aoti_device_guard(self) -> str:
+        return "extension_device::AOTIDeviceGuard"
 
     def aten_device_type(self) -> str:
         return "at::kPrivateUse1"
