@@ -24,7 +24,7 @@ if str(TEST_DIR) not in sys.path:
 import torch
 import torch.nn.functional as F
 from extension_backends.extension_device import load_library, register
-from extension_backends.testing import RegistrySnapshot, xfail_until
+from extension_backends.testing import RegistrySnapshot
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 
@@ -668,7 +668,6 @@ class ExtensionBackendCompileTests(TestCase):
     def test_pointwise_python_wrapper(self):
         self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs())
 
-    @xfail_until("IND-5", r"cpp_wrapper/extension_device.h: No such file")
     def test_pointwise_cpp_wrapper(self):
         self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(), cpp_wrapper=True)
 

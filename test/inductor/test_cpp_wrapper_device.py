@@ -1,0 +1,279 @@
+# Owner(s): ["module: inductor"]
+"""The C++ wrapper and C++ kernels of an out-of-tree device (SPEC IND-5).
+
+``DeviceOpOverrides.uses_gpu_cpp_wrapper()`` (upstream 2.15) says whether a
+device's C++ wrapper is the two-pass GPU one; ``cpp_stream_type()`` is what
+that wrapper requires.  A device that registers ``CppWrapperCpu`` gets a
+wrapper, and C++ kernels, built for its own device type, so that its C++
+build options and its ``cpp_wrapper/<device>.h`` header apply.  In-tree
+generated code is pinned to stock 2.13.0 by the differential harness.
+"""
+
+import copy
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+import torch._inductor.config as inductor_config
+from torch._inductor import cpp_builder
+from torch._inductor.codegen.common import (
+    _uses_gpu_cpp_wrapper,
+    DeviceOpOverrides,
+    get_device_op_overrides,
+    register_device_op_overrides,
+)
+from torch._inductor.graph import GraphLowering
+from torch._inductor.utils import run_and_get_code
+from torch.testing import FileCheck
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceOpOverrides,
+    ExtensionGpuDeviceInterface,
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+register(DEVICE)
+
+
+class GpuCppWrapperOverrides(ExtensionDeviceOpOverrides):
+    def uses_gpu_cpp_wrapper(self):
+        return True
+
+
+class UsesGpuCppWrapperTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+
+    def test_in_tree_answers(self):
+        # What stock 2.13.0's ["cuda", "xpu"] literal answered.
+        for device, expected in [("cuda", True), ("xpu", True), ("cpu", False),
+                                 ("mps", False), ("mtia", False), ("tpu", False)]:
+            self.assertIs(get_device_op_overrides(device).uses_gpu_cpp_wrapper(), expected)
+            self.assertIs(_uses_gpu_cpp_wrapper(device), expected)
+        self.assertEqual(get_device_op_overrides("cuda").cpp_stream_type(), "cudaStream_t")
+        self.assertEqual(get_device_op_overrides("xpu").cpp_stream_type(), "sycl::queue*")
+
+    def test_defaults(self):
+        self.assertIs(DeviceOpOverrides().uses_gpu_cpp_wrapper(), False)
+        with self.assertRaises(NotImplementedError):
+            DeviceOpOverrides().cpp_stream_type()
+        # No overrides registered: meta, or a device not registered yet.
+        self.assertIs(_uses_gpu_cpp_wrapper("meta"), False)
+        self.assertIs(_uses_gpu_cpp_wrapper(DEVICE), False)
+        register_device_op_overrides(DEVICE, ExtensionDeviceOpOverrides(DEVICE))
+        self.assertIs(_uses_gpu_cpp_wrapper(DEVICE), False)
+        register_device_op_overrides(DEVICE, GpuCppWrapperOverrides(DEVICE))
+        self.assertIs(_uses_gpu_cpp_wrapper(DEVICE), True)
+
+    def test_broken_override_is_false_and_warns_once(self):
+        class Raises(ExtensionDeviceOpOverrides):
+            def uses_gpu_cpp_wrapper(self):
+                raise RuntimeError("driver not loaded")
+
+        class WrongType(ExtensionDeviceOpOverrides):
+            def uses_gpu_cpp_wrapper(self):
+                return "yes"
+
+        for overrides, problem in [(Raises(DEVICE), "raised RuntimeError: driver not loaded"),
+                                   (WrongType(DEVICE), "returned 'yes', not a bool")]:
+            register_device_op_overrides(DEVICE, overrides)
+            with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
+                self.assertIs(_uses_gpu_cpp_wrapper(DEVICE), False)
+                self.assertIs(_uses_gpu_cpp_wrapper(DEVICE), False)
+            self.assertEqual(len(logs.output), 1)
+            self.assertRegex(logs.output[0], rf"uses_gpu_cpp_wrapper\(\) {problem}; treating it as False")
+
+    def test_two_pass_gate(self):
+        # AOTInductor compiles a first Python-wrapper pass exactly for the
+        # devices whose C++ wrapper is a GPU one.  The stand-in graph stops at
+        # that first pass.
+        class FirstPass(Exception):
+            pass
+
+        def first_pass():
+            raise FirstPass
+
+        def gate(*device_types):
+            graph = types.SimpleNamespace(
+                device_types=set(device_types), aot_mode=True, operations=[],
+                codegen=lambda: "one pass", compile_to_module=first_pass,
+            )
+            with inductor_config.patch({"triton.autotune_at_compile_time": False}):
+                try:
+                    return GraphLowering.codegen_with_cpp_wrapper(graph)
+                except FirstPass:
+                    return "two passes"
+
+        register_device_op_overrides(DEVICE, ExtensionDeviceOpOverrides(DEVICE))
+        self.assertEqual(gate("cuda"), "two passes")
+        self.assertEqual(gate("cpu", "xpu"), "two passes")
+        self.assertEqual(gate("cpu"), "one pass")
+        self.assertEqual(gate("cpu", "mtia", "meta"), "one pass")
+        self.assertEqual(gate(DEVICE, "cpu"), "one pass")
+        register_device_op_overrides(DEVICE, GpuCppWrapperOverrides(DEVICE))
+        self.assertEqual(gate(DEVICE, "cpu"), "two passes")
+
+
+def _logging_compiler(directory: str) -> tuple[str, Path]:
+    """A compiler that logs each command line and runs the real compiler; named
+    g++ so that Inductor picks the same flags."""
+    real = shutil.which(cpp_builder.get_cpp_compiler())
+    log = Path(directory) / "commands.log"
+    script = Path(directory) / "g++"
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return str(script), log
+
+
+class CppWrapperDeviceCompileTests(TestCase):
+    """Compiles on extension_device, in both wrapper modes."""
+
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        register_compile_backend(DEVICE)
+
+    def compile(self, fn, *args, cpp_wrapper, **patches):
+        with inductor_config.patch(cpp_wrapper=cpp_wrapper, fx_graph_cache=False, **patches):
+            result, code = run_and_get_code(torch.compile(fn), *args)
+        return result, "\n".join(code)
+
+    def inputs(self, index=0):
+        return [torch.randn(4, 8, device=f"{DEVICE}:{index}") for _ in range(3)]
+
+    def test_inference(self):
+        class Recording(ExtensionDeviceOpOverrides):
+            calls = 0
+
+            def aten_device_type(self):
+                Recording.calls += 1
+                return super().aten_device_type()
+
+        register_device_op_overrides(DEVICE, Recording(DEVICE))
+
+        def fn(a, b, c):
+            return (a * b + c).relu()
+
+        args = self.inputs()
+        expected = fn(*args)
+        for cpp_wrapper in (False, True):
+            with self.subTest(cpp_wrapper=cpp_wrapper):
+                torch._dynamo.reset()
+                actual, code = self.compile(fn, *args, cpp_wrapper=cpp_wrapper)
+                self.assertEqual(actual.device, expected.device)
+                self.assertEqual(actual.cpu(), expected.cpu())
+                if cpp_wrapper:
+                    # The wrapper is built for the device: its header, its ATen
+                    # device type (from aten_device_type()), its build options.
+                    FileCheck().check(
+                        "#include <torch/csrc/inductor/cpp_wrapper/extension_device.h>"
+                    ).check("CACHE_TORCH_DEVICE(privateuse1)").check(
+                        "cached_torch_device_type_privateuse1"
+                    ).check('device_type="extension_device"').run(code)
+                    self.assertGreater(Recording.calls, 0)
+                else:
+                    FileCheck().check("async_compile.cpp_pybinding(").check(
+                        "''', device_type='extension_device')"
+                    ).run(code)
+
+    def test_training_step(self):
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(
+            torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)
+        ).to(DEVICE)
+        x = torch.randn(4, 8, device=DEVICE)
+
+        def step(m):
+            loss = m(x).square().mean()
+            loss.backward()
+            return loss
+
+        eager = copy.deepcopy(model)
+        expected = step(eager)
+        for cpp_wrapper in (False, True):
+            with self.subTest(cpp_wrapper=cpp_wrapper):
+                torch._dynamo.reset()
+                twin = copy.deepcopy(model)
+                actual, code = self.compile(step, twin, cpp_wrapper=cpp_wrapper)
+                self.assertEqual(actual.cpu(), expected.cpu())
+                for p, q in zip(twin.parameters(), eager.parameters()):
+                    self.assertEqual(p.grad.cpu(), q.grad.cpu())
+                if cpp_wrapper:
+                    # Matrix products go through the device's own C shim.
+                    FileCheck().check("aoti_torch_extension_device_addmm_out(").run(code)
+                    FileCheck().check("aoti_torch_extension_device_mm_out(").run(code)
+
+    def test_gpu_class_device_guard(self):
+        register_compile_backend(DEVICE, ExtensionGpuDeviceInterface)
+        args = self.inputs(1)
+        expected = args[0] * args[1] + args[2]
+        actual, code = self.compile(lambda a, b, c: a * b + c, *args, cpp_wrapper=True)
+        self.assertEqual(actual.device, torch.device(DEVICE, 1))
+        self.assertEqual(actual.cpu(), expected.cpu())
+        FileCheck().check("extension_device::AOTIDeviceGuard device_guard(1);").run(code)
+
+    def test_build_options_reach_the_compiler(self):
+        # The device's C++ build options define EXTENSION_DEVICE_SHIM_SCALE,
+        # which makes its C shim (inlined into the C++ wrapper) scale matrix
+        # products: the result shows that the definition reached the compiled
+        # code, the logged command lines that it reached the compiler.
+        register_device_op_overrides(
+            DEVICE, ExtensionDeviceOpOverrides(DEVICE, ("EXTENSION_DEVICE_SHIM_SCALE=3",))
+        )
+        a, b = torch.randn(4, 8, device=DEVICE), torch.randn(8, 2, device=DEVICE)
+        directory = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, directory)
+        compiler, log = _logging_compiler(directory)
+
+        def compile_with_log(fn, *args, cpp_wrapper):
+            log.write_text("")
+            # No precompiled headers: they would be kept for this compiler.
+            result, code = self.compile(
+                fn, *args, cpp_wrapper=cpp_wrapper, cpp_cache_precompile_headers=False,
+                **{"cpp.cxx": (compiler,)},
+            )
+            commands = [
+                line for line in log.read_text().splitlines()
+                if ".main.cpp " in line
+            ]
+            self.assertTrue(commands, "no C++ source was compiled")
+            return result, code, commands
+
+        product, _, commands = compile_with_log(torch.mm, a, b, cpp_wrapper=True)
+        self.assertEqual(product.cpu(), 3 * (a.cpu() @ b.cpu()))
+        for command in commands:
+            self.assertIn("-D USE_EXTENSION_DEVICE", command)
+            self.assertIn("-D EXTENSION_DEVICE_SHIM_SCALE=3", command)
+
+        # Python wrapper: the C++ kernels of the device get its options, those
+        # of cpu do not.
+        torch._dynamo.reset()
+        c = torch.randn(4, 8)
+        _, code, commands = compile_with_log(
+            lambda x, y: (x.sin() + 1, (y.cpu() * 2).cos()), a, c, cpp_wrapper=False
+        )
+        FileCheck().check_count("async_compile.cpp_pybinding(", 2, exactly=True).run(code)
+        self.assertEqual(len(commands), 2)
+        with_options = [cmd for cmd in commands if "-D EXTENSION_DEVICE_SHIM_SCALE=3" in cmd]
+        self.assertEqual(len(with_options), 1, commands)
+        include_dir = os.path.join(str(TEST_DIR), "extension_backends", "cpp", "include")
+        self.assertIn(f"-I{include_dir}", with_options[0])
+
+
+if __name__ == "__main__":
+    run_tests()
