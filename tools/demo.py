@@ -13,8 +13,9 @@ first).  The demo
 
 A scenario whose SPEC requirements are all implemented (``tools/spec_status.py``)
 must work; one that waits for a requirement is run anyway and reported as "not
-yet" with the error it stops at.  The exit code is 0 iff everything that is
-implemented works.
+yet" with the error it stops at, and so is one that stock torch 2.13 does not
+support for any device in a wrapper mode (user streams in the C++ wrapper).
+The exit code is 0 iff everything that is implemented works.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sys
 import traceback
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,6 +133,10 @@ class Scenario:
     fn: Callable[[], None]
     #: SPEC requirements the scenario needs, per wrapper mode.
     needs: dict[str, tuple[str, ...]]
+    #: Wrapper modes that stock torch 2.13 does not support for any device,
+    #: cuda included, with what is missing: the scenario runs anyway and its
+    #: failure does not count.
+    unsupported: dict[str, str] = field(default_factory=dict)
 
 
 SCENARIOS = [
@@ -143,7 +148,8 @@ SCENARIOS = [
               "cpp": ("REG-1", "ID-2", "IND-3", "IND-4", "IND-5", "IND-9")}),
     Scenario("streams, events, device properties", streams_and_properties,
              {"python": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-9"),
-              "cpp": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-4", "IND-5", "IND-9")}),
+              "cpp": ("REG-1", "ID-2", "DYN-1", "DYN-3", "DYN-6", "IND-4", "IND-5", "IND-9")},
+             {"cpp": "its C++ wrapper emits user stream contexts as Python"}),
     Scenario("operator policy", operator_policy,
              {"python": ("REG-1", "ID-2", "IND-9", "POL"),
               "cpp": ("REG-1", "ID-2", "IND-4", "IND-5", "IND-9", "POL")}),
@@ -177,7 +183,10 @@ def run_scenarios() -> list[str]:
                     f"works (needs {', '.join(pending)}, which is not complete yet)")
             else:
                 message = _last_line(error)
-                if implemented:
+                if mode in scenario.unsupported:
+                    result = (f"unsupported by torch 2.13 for every device "
+                              f"({scenario.unsupported[mode]}): {message}")
+                elif implemented:
                     result = f"FAILED: {message}"
                     failures.append(f"{scenario.name} [{mode}]")
                     traceback.print_exception(error, file=sys.stderr)
