@@ -31,6 +31,7 @@ DONE: frozenset[str] = frozenset(
         "POL",
         "IND-3",
         "IND-4",
+        "IND-5",
         "IND-6",
         "IND-7",
         "IND-8",
