@@ -240,6 +240,18 @@ def _aten_device(device_type: str) -> str | None:
     return cu.DEVICE_TO_ATEN.get(device_type)
 
 
+def _two_pass_cpp_wrapper(device_type: str) -> bool:
+    """Whether GraphLowering.codegen_with_cpp_wrapper takes the two-pass GPU
+    path for a graph with this device.
+
+    2.13: the ["cuda", "xpu"] literal; later: codegen.common._uses_gpu_cpp_wrapper().
+    """
+    fn = getattr(_m("torch._inductor.codegen.common"), "_uses_gpu_cpp_wrapper", None)
+    if fn is not None:
+        return fn(device_type)
+    return device_type in ["cuda", "xpu"]
+
+
 _CPP_OPTION_FIELDS = (
     "definitions",
     "include_dirs",
@@ -797,6 +809,11 @@ def answer_table() -> list[AnswerRow]:
                 lambda d=d, aot=aot: _m(cc)._get_cpp_wrapper_header(d, aot_mode=aot))
         add(f"{cc}.get_kernel_bin_format({d!r})",
             lambda d=d: _m(cc).get_kernel_bin_format(d))
+        for source in (None, "int x;", "at::vec::Vectorized<float> x;"):
+            add(f"{cc}._resolve_needs_vec_isa({d!r}, {source!r}, None)",
+                lambda d=d, source=source: _m(cc)._resolve_needs_vec_isa(d, source, None))
+        add(f"graph.GraphLowering.codegen_with_cpp_wrapper two-pass gate({d!r})",
+            lambda d=d: _two_pass_cpp_wrapper(d))
 
     # -- autotune subprocess device pinning ------------------------------------
     for gt in (None, "cuda", "xpu"):
