@@ -12,6 +12,7 @@ import sympy
 
 import torch
 from torch import dtype as torch_dtype
+from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._inductor.codecache import get_cpp_wrapper_cubin_path_name
 from torch._inductor.runtime.runtime_utils import dynamo_timed
 from torch.utils._ordered_set import OrderedSet
@@ -35,7 +36,11 @@ from ..utils import (
 )
 from ..virtualized import V
 from .aoti_hipify_utils import maybe_hipify_code_wrapper
-from .common import get_device_op_overrides, TritonScratchWorkspace
+from .common import (
+    _uses_gpu_cpp_wrapper,
+    get_device_op_overrides,
+    TritonScratchWorkspace,
+)
 from .cpp_utils import cexpr
 from .cpp_wrapper_cpu import CppWrapperCpu
 from .multi_kernel import MultiKernelCall
@@ -407,7 +412,7 @@ class DeferredTritonCallWrapper:
         """Generate scratch space allocations with runtime-known sizes."""
         kernel_name = self.kernel_name
         dtype_str = wrapper.codegen_dtype(torch.uint8)
-        device_type, _ = wrapper.codegen_device(torch.device(get_gpu_type())).split(
+        device_type, _ = wrapper.codegen_device(torch.device(wrapper.device)).split(
             ", "
         )
         device_ptr_type = wrapper.device_codegen.cpp_device_ptr()
@@ -864,7 +869,7 @@ class CppWrapperGpu(CppWrapperCpu):
     """
 
     def __init__(self) -> None:
-        self.device = get_gpu_type()
+        self.device = self._wrapper_device_type()
         self.device_codegen = get_device_op_overrides(self.device)
         super().__init__()
         self.grid_id = count()
@@ -872,6 +877,35 @@ class CppWrapperGpu(CppWrapperCpu):
         self._triton_call_wrappers: dict[str, DeferredTritonCallWrapper] = {}
         self.autotune_input_prefix = "_REAL_AUTOTUNE_INPUT"
         self._lazy_kernel_names: list[str] = []
+
+    @staticmethod
+    def _wrapper_device_type() -> str:
+        """
+        The device type the wrapper generates code for: the graph's, for an
+        out-of-tree device whose DeviceOpOverrides.uses_gpu_cpp_wrapper() is
+        True (it must then give its raw stream type, cpp_stream_type());
+        get_gpu_type() otherwise, as before.
+        """
+        device_type = getattr(V.graph, "device_type", None)
+        if not (
+            isinstance(device_type, str)
+            and device_type not in _BUILTIN_DEVICE_INIT_LIST
+            and _uses_gpu_cpp_wrapper(device_type)
+        ):
+            return get_gpu_type()
+        overrides = get_device_op_overrides(device_type)
+        try:
+            overrides.cpp_stream_type()
+        except NotImplementedError as err:
+            raise RuntimeError(
+                f"Device '{device_type}' uses the GPU C++ wrapper "
+                f"({type(overrides).__name__}.uses_gpu_cpp_wrapper() is True), "
+                "which needs the C++ type of its raw stream, but "
+                f"{type(overrides).__name__}.cpp_stream_type() is not implemented: "
+                "implement it in the DeviceOpOverrides given to "
+                f"register_device_op_overrides('{device_type}', ...)"
+            ) from err
+        return device_type
 
     @staticmethod
     def create(
