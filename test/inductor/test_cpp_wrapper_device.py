@@ -31,8 +31,10 @@ from torch._inductor.codegen.common import (
     get_device_op_overrides,
     register_device_op_overrides,
 )
+from torch._inductor.codegen.cpp_wrapper_gpu import CppWrapperGpu
 from torch._inductor.graph import GraphLowering
-from torch._inductor.utils import run_and_get_code
+from torch._inductor.utils import get_gpu_type, run_and_get_code
+from torch._inductor.virtualized import V
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -48,6 +50,21 @@ register(DEVICE)
 
 
 class GpuCppWrapperOverrides(ExtensionDeviceOpOverrides):
+    def uses_gpu_cpp_wrapper(self):
+        return True
+
+
+class StreamTypeOnly(ExtensionDeviceOpOverrides):
+    """What the GPU C++ wrapper needs to start, without opting in to it."""
+
+    def cpp_stream_type(self):
+        return "extension_device::RawStream"
+
+    def kernel_driver(self):
+        return "// kernel driver of extension_device"
+
+
+class WithStreamType(StreamTypeOnly):
     def uses_gpu_cpp_wrapper(self):
         return True
 
@@ -125,6 +142,48 @@ class UsesGpuCppWrapperTests(TestCase):
         self.assertEqual(gate(DEVICE, "cpu"), "one pass")
         register_device_op_overrides(DEVICE, GpuCppWrapperOverrides(DEVICE))
         self.assertEqual(gate(DEVICE, "cpu"), "two passes")
+
+
+class GpuCppWrapperDeviceTests(TestCase):
+    """CppWrapperGpu serves the out-of-tree device that opts in."""
+
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        register_compile_backend(DEVICE)
+
+    def make_wrapper(self, device_type):
+        graph = GraphLowering(torch.fx.symbolic_trace(lambda x: x + 1))
+        graph.device_type = device_type
+        with V.set_graph_handler(graph):
+            return CppWrapperGpu()
+
+    def test_opted_in_device_gets_its_own_type(self):
+        overrides = WithStreamType(DEVICE)
+        register_device_op_overrides(DEVICE, overrides)
+        wrapper = self.make_wrapper(DEVICE)
+        self.assertEqual(wrapper.device, DEVICE)
+        self.assertIs(wrapper.device_codegen, overrides)
+        FileCheck().check("// kernel driver of extension_device").run(wrapper.header.getvalue())
+
+    def test_not_opted_in_keeps_get_gpu_type(self):
+        # Registering CppWrapperGpu does not opt in: as in 2.13, the wrapper
+        # is get_gpu_type()'s (cuda on this host).
+        register_device_op_overrides(DEVICE, StreamTypeOnly(DEVICE))
+        wrapper = self.make_wrapper(DEVICE)
+        self.assertEqual(wrapper.device, get_gpu_type())
+        self.assertNotEqual(wrapper.device, DEVICE)
+
+    def test_opted_in_without_stream_type(self):
+        register_device_op_overrides(DEVICE, GpuCppWrapperOverrides(DEVICE))
+        with self.assertRaisesRegex(
+            RuntimeError,
+            rf"Device '{DEVICE}' uses the GPU C\+\+ wrapper \(GpuCppWrapperOverrides"
+            r".uses_gpu_cpp_wrapper\(\) is True\), which needs the C\+\+ type of its raw "
+            r"stream, but GpuCppWrapperOverrides.cpp_stream_type\(\) is not implemented: "
+            rf"implement it in the DeviceOpOverrides given to register_device_op_overrides\('{DEVICE}', ...\)",
+        ):
+            self.make_wrapper(DEVICE)
 
 
 def _logging_compiler(directory: str) -> tuple[str, Path]:
