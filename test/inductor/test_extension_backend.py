@@ -24,7 +24,8 @@ if str(TEST_DIR) not in sys.path:
 import torch
 import torch.nn.functional as F
 from extension_backends.extension_device import load_library, register
-from extension_backends.testing import RegistrySnapshot
+from extension_backends.testing import add_site_dir, BACKEND_SITE, RegistrySnapshot
+from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 
@@ -633,46 +634,76 @@ class ExtensionDeviceEagerTests(TestCase):
 
 
 class ExtensionBackendCompileTests(TestCase):
-    """torch.compile on the device, registered through public calls only.
-
-    Each test that needs a part of the series not implemented yet is marked
-    with ``xfail_until``: it is an expected failure only while it fails for the
-    reason that SPEC requirement removes.
-    """
+    """torch.compile on the device, with its Inductor backend discovered the
+    way a vendor's would be: from the ``torch_inductor_backends`` entry point
+    of an installed distribution (``extension_backends/site``), loaded by the
+    first compile that needs the device. Nothing registers it explicitly."""
 
     def setUp(self):
         super().setUp()
-        from extension_backends.cpp.extension_codegen_backend import (
-            register_compile_backend,
-        )
+        from torch._inductor.codegen.common import get_scheduling_for_device
 
         RegistrySnapshot.install(self)
         torch._dynamo.reset()
         self.addCleanup(torch._dynamo.reset)
-        register_compile_backend(DEVICE)
+        self.assertIsNone(get_scheduling_for_device(DEVICE))
+        add_site_dir(self, BACKEND_SITE)
+
+    def _compile(self, fn, *args, cpp_wrapper=False, **compile_kwargs):
+        import torch._functorch.config as functorch_config
+        import torch._inductor.config as inductor_config
+        from torch._inductor.utils import run_and_get_code
+
+        # No cache: every compile generates (and so needs the backend).
+        with inductor_config.patch(
+            cpp_wrapper=cpp_wrapper, fx_graph_cache=False
+        ), functorch_config.patch(enable_autograd_cache=False):
+            actual, code = run_and_get_code(torch.compile(fn, **compile_kwargs), *args)
+        return actual, "\n".join(code)
 
     def _compile_and_compare(self, fn, *args, cpp_wrapper=False, **compile_kwargs):
-        import torch._inductor.config as inductor_config
-
         expected = fn(*args)
-        with inductor_config.patch(cpp_wrapper=cpp_wrapper, fx_graph_cache=False):
-            actual = torch.compile(fn, **compile_kwargs)(*args)
+        actual, code = self._compile(fn, *args, cpp_wrapper=cpp_wrapper, **compile_kwargs)
         self.assertEqual(actual.device, expected.device)
         self.assertEqual(actual.cpu(), expected.cpu())
-        return actual
+        return actual, code
 
     def _inputs(self, index=0):
         device = f"{DEVICE}:{index}"
         return [torch.randn(4, 8, device=device) for _ in range(3)]
 
-    def test_pointwise_python_wrapper(self):
+    def test_backend_comes_from_the_entry_point(self):
+        from extension_backends.cpp.extension_codegen_backend import (
+            ExtensionDeviceOpOverrides,
+            ExtensionPythonWrapperCodegen,
+        )
+        from torch._inductor.codegen.common import (
+            get_device_op_overrides,
+            get_wrapper_codegen_for_device,
+        )
+
         self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs())
+        self.assertIs(get_wrapper_codegen_for_device(DEVICE), ExtensionPythonWrapperCodegen)
+        self.assertIsInstance(get_device_op_overrides(DEVICE), ExtensionDeviceOpOverrides)
+
+    def test_pointwise_python_wrapper(self):
+        _, code = self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs())
+        FileCheck().check("async_compile.cpp_pybinding(").check(
+            f"device_type='{DEVICE}'"
+        ).run(code)
 
     def test_pointwise_cpp_wrapper(self):
-        self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(), cpp_wrapper=True)
+        _, code = self._compile_and_compare(
+            lambda a, b, c: a * b + c, *self._inputs(), cpp_wrapper=True
+        )
+        # The wrapper is built for the device, with the ATen device type its
+        # DeviceOpOverrides.aten_device_type() gives (at::kPrivateUse1).
+        FileCheck().check(f"#include <torch/csrc/inductor/cpp_wrapper/{DEVICE}.h>").check(
+            "CACHE_TORCH_DEVICE(privateuse1)"
+        ).check("cached_torch_device_type_privateuse1").run(code)
 
     def test_pointwise_on_second_device(self):
-        out = self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(1))
+        out, _ = self._compile_and_compare(lambda a, b, c: a * b + c, *self._inputs(1))
         self.assertEqual(out.device.index, 1)
 
     def test_training_step(self):
@@ -680,7 +711,6 @@ class ExtensionBackendCompileTests(TestCase):
         model = torch.nn.Sequential(
             torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)
         ).to(DEVICE)
-        twin = copy.deepcopy(model)
         x = torch.randn(4, 8, device=DEVICE)
 
         def step(m):
@@ -688,11 +718,39 @@ class ExtensionBackendCompileTests(TestCase):
             loss.backward()
             return loss
 
-        expected = step(model)
-        actual = torch.compile(step)(twin)
+        eager = copy.deepcopy(model)
+        expected = step(eager)
+        for cpp_wrapper in (False, True):
+            with self.subTest(cpp_wrapper=cpp_wrapper):
+                torch._dynamo.reset()
+                twin = copy.deepcopy(model)
+                actual, _ = self._compile(step, twin, cpp_wrapper=cpp_wrapper)
+                self.assertEqual(actual.cpu(), expected.cpu())
+                for p, q in zip(twin.parameters(), eager.parameters()):
+                    self.assertEqual(p.grad.cpu(), q.grad.cpu())
+
+
+class ExtensionDynamoTests(TestCase):
+    """Dynamo on the device with the eager backend: only the device interface
+    is registered (Inductor's entry point is not involved)."""
+
+    def setUp(self):
+        super().setUp()
+        from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceInterface
+        from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+
+        RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+
+    def _compile_and_compare(self, fn, *args, **compile_kwargs):
+        expected = fn(*args)
+        actual = torch.compile(fn, **compile_kwargs)(*args)
         self.assertEqual(actual.cpu(), expected.cpu())
-        for p, q in zip(twin.parameters(), model.parameters()):
-            self.assertEqual(p.grad.cpu(), q.grad.cpu())
+
+    def _inputs(self):
+        return [torch.randn(4, 8, device=DEVICE)]
 
     def test_current_stream_in_fullgraph(self):
         def fn(x):
