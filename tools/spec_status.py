@@ -28,7 +28,6 @@ DONE: frozenset[str] = frozenset(
         "BF",
         "IND-1",
         "IND-2",
-        "POL",
         "IND-3",
         "IND-4",
         "IND-5",
@@ -36,6 +35,7 @@ DONE: frozenset[str] = frozenset(
         "IND-7",
         "IND-8",
         "IND-9",
+        "POL",
     }
 )
 
