@@ -333,6 +333,21 @@ class CppWrapperDeviceCompileTests(TestCase):
         include_dir = os.path.join(str(TEST_DIR), "extension_backends", "cpp", "include")
         self.assertIn(f"-I{include_dir}", with_options[0])
 
+    def test_identical_kernels_of_cpu_and_device_are_not_shared(self):
+        # Same source on both devices: each device type gets a kernel of its
+        # own, built with its own options (sharing would build the device's
+        # with cpu's, or the reverse).
+        a, c = torch.randn(4, 8, device=DEVICE), torch.randn(4, 8)
+
+        def fn(x, y):
+            return x.sin() + 1, y.sin() + 1
+
+        (on_device, on_cpu), code = self.compile(fn, a, c, cpp_wrapper=False)
+        self.assertEqual(on_device.cpu(), a.cpu().sin() + 1)
+        self.assertEqual(on_cpu, c.sin() + 1)
+        FileCheck().check_count("async_compile.cpp_pybinding(", 2, exactly=True).run(code)
+        FileCheck().check_count(f"device_type='{DEVICE}')", 1, exactly=True).run(code)
+
 
 if __name__ == "__main__":
     run_tests()

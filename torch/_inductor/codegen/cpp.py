@@ -5657,8 +5657,15 @@ class CppScheduling(BaseScheduling):
 
     def define_kernel(self, src_code, nodes, kernel_args=None):
         wrapper = V.graph.wrapper_code
-        if src_code in wrapper.src_to_kernel:
-            kernel_name = wrapper.src_to_kernel[src_code]
+        # The kernel of an out-of-tree device is built with the C++ build
+        # options of its device type: only kernels of that type may share it.
+        device_type = next(
+            (d.type for node in nodes if (d := node.get_device()) is not None),
+            "cpu",
+        )
+        src_key = src_code if device_type == "cpu" else f"{device_type}:{src_code}"
+        if src_key in wrapper.src_to_kernel:
+            kernel_name = wrapper.src_to_kernel[src_key]
         else:
             fused_name = (
                 get_fused_kernel_name(nodes, config.cpp.descriptive_names)
@@ -5666,7 +5673,7 @@ class CppScheduling(BaseScheduling):
                 else ""
             )
             kernel_name = "_".join(["cpp", fused_name, wrapper.next_kernel_suffix()])
-            wrapper.src_to_kernel[src_code] = kernel_name
+            wrapper.src_to_kernel[src_key] = kernel_name
             kernel_decl_name = kernel_name if V.graph.cpp_wrapper else "kernel"
             src_code = src_code.replace(str(Placeholder.KERNEL_NAME), kernel_decl_name)
             src_code = src_code.replace(str(Placeholder.DESCRIPTIVE_NAME), kernel_name)
@@ -5692,12 +5699,6 @@ class CppScheduling(BaseScheduling):
                 )
             compile_wrapper.splice(src_code, strip=True)
             if not V.graph.cpp_wrapper:
-                # The kernel of an out-of-tree device is built with the C++
-                # build options of its device type.
-                device_type = next(
-                    (d.type for node in nodes if (d := node.get_device()) is not None),
-                    "cpu",
-                )
                 compile_wrapper.writeline(
                     "''')"
                     if device_type == "cpu"
