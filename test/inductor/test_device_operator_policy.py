@@ -5,8 +5,12 @@ A policy changes decompositions and lowerings for its device's compiles only;
 the same op compiled on cpu in the same process keeps the default path.
 """
 
+import os
 import pickle
+import shutil
 import sys
+import tempfile
+import textwrap
 from pathlib import Path
 
 
@@ -17,7 +21,7 @@ if str(TEST_DIR) not in sys.path:
 import torch
 from extension_backends import operator_policy as policies
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
+from extension_backends.testing import BACKEND_SITE, DEVICE, RegistrySnapshot, run_python
 from torch._dynamo.utils import counters
 from torch._inductor import config as inductor_config
 from torch._inductor.decomposition import decompositions, select_decomp_table
@@ -510,6 +514,50 @@ class DeviceOperatorPolicyProcessTests(TestCase):
             rf"FAILED: this compile was set up with operator policy "
             rf"'{policy.cache_key}' for device type '{DEVICE}', but this process "
             rf"has none\. Import the extension that registers the '{DEVICE}' backend",
+        )
+
+    def test_compile_subprocess_resolves_policy_from_the_backend_distribution(self):
+        # fx_compile_mode=subprocess: the graph is compiled in a fresh
+        # interpreter, which loads the device's backend by its
+        # torch_inductor_backends entry point. If that loader also registers
+        # the policy, the child resolves it; if not, the compile fails naming it.
+        site = Path(tempfile.mkdtemp(prefix="site-"))
+        self.addCleanup(shutil.rmtree, site, True)
+        (site / "policy_backend.py").write_text(textwrap.dedent(
+            f"""
+            from extension_backends import operator_policy as policies
+            from extension_backends.cpp.extension_codegen_backend import load_extension_device
+            from torch._inductor.device_operator_policy import register_device_operator_policy
+
+            def load():
+                load_extension_device()
+                register_device_operator_policy(policies.lowering_policy({DEVICE!r}))
+            """
+        ))
+        dist_info = site / "policy_backend-1.0.dist-info"
+        dist_info.mkdir()
+        (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: policy-backend\nVersion: 1.0\n")
+        (dist_info / "entry_points.txt").write_text(
+            f"[torch_inductor_backends]\n{DEVICE} = policy_backend:load\n"
+        )
+        code = self.SETUP + f"""
+        try:
+            out = torch.compile(torch.sigmoid)(x.to({DEVICE!r}))
+        except Exception as err:
+            print("FAILED:", err)
+        else:
+            print("TANH" if torch.allclose(out.cpu(), torch.tanh(x)) else "SIGMOID")
+        """
+        env = dict(TORCHINDUCTOR_FX_COMPILE_MODE="subprocess", TORCHINDUCTOR_AUTOGRAD_CACHE="0")
+        proc = run_python(code, PYTHONPATH=f"{TEST_DIR}{os.pathsep}{site}", **env)
+        self.assertIn("TANH", proc.stdout)
+        proc = run_python(code, PYTHONPATH=f"{TEST_DIR}{os.pathsep}{BACKEND_SITE}", **env)
+        self.assertIn("FAILED:", proc.stdout)
+        self.assertIn(
+            f"this compile was set up with operator policy "
+            f"'{policies.lowering_policy(DEVICE).cache_key}' for device type '{DEVICE}', "
+            "but this process has none",
+            proc.stdout,
         )
 
 
