@@ -9424,6 +9424,21 @@ class Scheduler:
         # Deferred to just before the first kernel that reads each input.
         V.graph.wrapper_code.register_alignment_check_inputs()
 
+        # Stream variables are declared on entering a device guard.  A device
+        # with streams whose code has no guard (an out-of-tree device that is
+        # not GPU-class) declares them before its first stream context.
+        if (
+            self._has_multi_stream_nodes()
+            and not device_need_guard(V.graph.device_type)
+            and _safe_probe(
+                get_interface_for_device(V.graph.device_type), "exposes_streams"
+            )
+        ):
+            V.graph.wrapper_code.codegen_stream_info(
+                max(self.node_to_stream.values()) + 1,
+                self.stream_idx_to_user_obj_idx,
+            )
+
         for node in nodes:
             if log.isEnabledFor(logging.DEBUG):
                 try:

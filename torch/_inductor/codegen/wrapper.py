@@ -801,15 +801,37 @@ class EnterDeviceContextManagerWithStreamInfoLine(EnterDeviceContextManagerLine)
             super().codegen(code)
         else:
             super().codegen(code)
-            code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
+            _write_stream_info(code, self.num_streams, self.stream_idx_to_user_obj_idx)
 
-            if self.num_streams > 1:
-                for i in range(1, self.num_streams):
-                    user_obj_idx = self.stream_idx_to_user_obj_idx[i]
-                    code.writeline(
-                        f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
-                        f"= get_external_object_by_index({user_obj_idx})",
-                    )
+
+@dataclasses.dataclass
+class StreamInfoLine(WrapperLine):
+    """Declare the stream variables without entering a device context.
+
+    For a device whose generated code switches streams but has no device guard
+    (see ``PythonWrapperCodegen.codegen_stream_info``); the attributes are those
+    of ``EnterDeviceContextManagerWithStreamInfoLine``.
+    """
+
+    num_streams: int
+    stream_idx_to_user_obj_idx: dict[int, int]
+
+    def codegen(self, code: IndentedBuffer) -> None:
+        if not V.graph.cpp_wrapper:
+            _write_stream_info(code, self.num_streams, self.stream_idx_to_user_obj_idx)
+
+
+def _write_stream_info(
+    code: IndentedBuffer, num_streams: int, stream_idx_to_user_obj_idx: dict[int, int]
+) -> None:
+    """Bind the current stream and each user stream to its stream variable."""
+    code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
+    for i in range(1, num_streams):
+        user_obj_idx = stream_idx_to_user_obj_idx[i]
+        code.writeline(
+            f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
+            f"= get_external_object_by_index({user_obj_idx})",
+        )
 
 
 @dataclasses.dataclass
@@ -1297,6 +1319,7 @@ class PythonWrapperCodegen(CodeGen):
         self.move_begin = "std::move(" if V.graph.cpp_wrapper else ""
         self.move_end = ")" if V.graph.cpp_wrapper else ""
         self.last_seen_device_guard_index: int | None = None
+        self.stream_info_declared = False
         self.supports_intermediate_hooks = True
         self.user_defined_kernel_cache: dict[
             tuple[Any, ...], tuple[str, Any, dict[str, Any]]
@@ -1882,6 +1905,31 @@ class PythonWrapperCodegen(CodeGen):
             self.writeline(ExitDeviceContextManagerLine())
         if config.triton.autotune_at_compile_time:
             self.kernel_autotune_calls.do_unindent()
+
+    def codegen_stream_info(
+        self,
+        num_streams: int,
+        stream_idx_to_user_obj_idx: dict[int, int],
+    ) -> None:
+        """Declare the stream variables of multi-stream code outside any device guard.
+
+        ``codegen_device_guard_enter`` declares them inside the guard of a device
+        that needs one.  A device with streams whose generated code has no guard
+        (an out-of-tree device that exposes streams but is not GPU-class) gets
+        them here instead, once per wrapper function, before its first stream
+        context: the default stream is then the caller's current stream, as in
+        eager.
+        """
+        if self.stream_info_declared:
+            return
+        import_line = (
+            "from torch._dynamo.graph_bytecode_inputs import "
+            "get_external_object_by_index"
+        )
+        if not self.imports.contains(import_line):
+            self.imports.writeline(import_line)
+        self.writeline(StreamInfoLine(num_streams, stream_idx_to_user_obj_idx))
+        self.stream_info_declared = True
 
     def codegen_cuda_stream_enter(
         self,
