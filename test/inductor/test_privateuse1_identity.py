@@ -69,10 +69,12 @@ class PrivateUse1IdentityTestBase(TestCase):
         torch.compile(lambda x: x + 1)(torch.ones(2))
         register_compile_backend(DEVICE, self.interface)
 
-    def compile_and_check(self, fn, *args):
+    def compile_and_check(self, fn, *args, fullgraph=False):
         expected = fn(*args)
         with inductor_config.patch(fx_graph_cache=False):
-            actual, (code,) = run_and_get_code(torch.compile(fn), *args)
+            actual, (code,) = run_and_get_code(
+                torch.compile(fn, fullgraph=fullgraph), *args
+            )
         self.assertEqual(actual.device, expected.device)
         self.assertEqual(actual.cpu(), expected.cpu())
         return code
@@ -182,6 +184,64 @@ class AcceleratorDeviceTests(PrivateUse1IdentityTestBase):
         with torch.no_grad():
             code = self.compile_and_check(model, x)
         self.assertNotIn(f"torch.{DEVICE}.device(", code)
+
+    def test_side_stream_and_event(self):
+        # Multi-stream code for a device with streams but no device guard: the
+        # stream variables are declared once, outside any guard (stock 2.13
+        # declared them only inside the guard: NameError: stream1).
+        def fn(x):
+            side = runtime.Stream()
+            done = runtime.Event()
+            with runtime.stream(side):
+                y = x * 2
+                done.record()
+            runtime.current_stream().wait_event(done)
+            return y + 1
+
+        x = torch.randn(16, device=f"{DEVICE}:1")
+        with runtime.device(1):
+            code = self.compile_and_check(fn, x, fullgraph=True)
+        self.assertNotIn(f"torch.{DEVICE}.device(", code)
+        FileCheck().check(
+            "from torch._dynamo.graph_bytecode_inputs import get_external_object_by_index"
+        ).check("def call(").check(
+            f"default_stream = torch.{DEVICE}.current_stream()"
+        ).check("stream1 = get_external_object_by_index(").check(
+            "with stream1:"
+        ).check("cpp_fused_mul_0(").check("torch.ops.streams.record_event").check(
+            "with default_stream:"
+        ).check("torch.ops.streams.wait_event").check("cpp_fused_add_1(").run(code)
+        FileCheck().check_count("default_stream = ", 1, exactly=True).check_count(
+            "stream1 = ", 1, exactly=True
+        ).run(code)
+
+    def test_two_side_streams(self):
+        # Each side stream gets its variable; the default stream is the
+        # caller's current stream, taken before any stream context is entered.
+        def fn(x):
+            s1, s2 = runtime.Stream(), runtime.Stream()
+            e1, e2 = runtime.Event(), runtime.Event()
+            with runtime.stream(s1):
+                a = x.sin()
+                e1.record()
+            with runtime.stream(s2):
+                b = x.cos()
+                e2.record()
+            runtime.current_stream().wait_event(e1)
+            runtime.current_stream().wait_event(e2)
+            return a + b
+
+        x = torch.randn(16, device=DEVICE)
+        caller = runtime.Stream()
+        with runtime.stream(caller):
+            code = self.compile_and_check(fn, x, fullgraph=True)
+            self.assertEqual(runtime.current_stream(), caller)
+        FileCheck().check(f"default_stream = torch.{DEVICE}.current_stream()").check(
+            "stream1 = get_external_object_by_index("
+        ).check("stream2 = get_external_object_by_index(").check(
+            "with stream1:"
+        ).check("with stream2:").check("with default_stream:").run(code)
+        FileCheck().check_count("default_stream = ", 1, exactly=True).run(code)
 
     def test_batched_kernel_runs_before_a_device_less_op(self):
         # Stock 2.13 emitted the C++ kernel batch after record_event, which had
