@@ -133,5 +133,34 @@ def decomposed_and_lowered_ops() -> Callable[[], object]:
 
     return run
 
+@corpus_item("cpu_side_stream")
+def cpu_side_stream() -> Callable[[], object]:
+    """Multi-stream code on cpu, whose interface exposes no streams: stock 2.13
+    declares no stream variables for it (the call raises NameError), and the
+    declarations a device with streams but no guard gets must not appear."""
+    g = _gen()
+    x = torch.randn(8, generator=g)
+
+    def fn(x: torch.Tensor) -> torch.Tensor:
+        with torch.Stream(device="cpu"):
+            y = x * 2
+        return y + 1
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+
+    def run() -> object:
+        # What is compared is the generated code, which fails either way.
+        try:
+            return compiled(x)
+        except NameError as e:  # Python wrapper: stream1 is not declared
+            return e
+        except torch._inductor.exc.InductorError as e:
+            if "CppCompileError" not in str(e):  # C++ wrapper: `with stream1:`
+                raise
+            return e
+
+    return run
+
+
 def names() -> list[str]:
     return list(CORPUS)
