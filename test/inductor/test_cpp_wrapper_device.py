@@ -9,7 +9,6 @@ build options and its ``cpp_wrapper/<device>.h`` header apply.  In-tree
 generated code is pinned to stock 2.13.0 by the differential harness.
 """
 
-import copy
 import os
 import shutil
 import stat
@@ -44,7 +43,7 @@ from extension_backends.cpp.extension_codegen_backend import (
     register_compile_backend,
 )
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.testing import check_training_step, DEVICE, RegistrySnapshot
 
 register(DEVICE)
 
@@ -251,31 +250,10 @@ class CppWrapperDeviceCompileTests(TestCase):
                     ).run(code)
 
     def test_training_step(self):
-        torch.manual_seed(0)
-        model = torch.nn.Sequential(
-            torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)
-        ).to(DEVICE)
-        x = torch.randn(4, 8, device=DEVICE)
-
-        def step(m):
-            loss = m(x).square().mean()
-            loss.backward()
-            return loss
-
-        eager = copy.deepcopy(model)
-        expected = step(eager)
-        for cpp_wrapper in (False, True):
-            with self.subTest(cpp_wrapper=cpp_wrapper):
-                torch._dynamo.reset()
-                twin = copy.deepcopy(model)
-                actual, code = self.compile(step, twin, cpp_wrapper=cpp_wrapper)
-                self.assertEqual(actual.cpu(), expected.cpu())
-                for p, q in zip(twin.parameters(), eager.parameters()):
-                    self.assertEqual(p.grad.cpu(), q.grad.cpu())
-                if cpp_wrapper:
-                    # Matrix products go through the device's own C shim.
-                    FileCheck().check("aoti_torch_extension_device_addmm_out(").run(code)
-                    FileCheck().check("aoti_torch_extension_device_mm_out(").run(code)
+        code = check_training_step(self, self.compile)[True]
+        # Matrix products go through the device's own C shim.
+        FileCheck().check("aoti_torch_extension_device_addmm_out(").run(code)
+        FileCheck().check("aoti_torch_extension_device_mm_out(").run(code)
 
     def test_gpu_class_device_guard(self):
         register_compile_backend(DEVICE, ExtensionGpuDeviceInterface)

@@ -24,7 +24,12 @@ if str(TEST_DIR) not in sys.path:
 import torch
 import torch.nn.functional as F
 from extension_backends.extension_device import load_library, register
-from extension_backends.testing import add_site_dir, BACKEND_SITE, RegistrySnapshot
+from extension_backends.testing import (
+    add_site_dir,
+    BACKEND_SITE,
+    check_training_step,
+    RegistrySnapshot,
+)
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -707,27 +712,7 @@ class ExtensionBackendCompileTests(TestCase):
         self.assertEqual(out.device.index, 1)
 
     def test_training_step(self):
-        torch.manual_seed(0)
-        model = torch.nn.Sequential(
-            torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)
-        ).to(DEVICE)
-        x = torch.randn(4, 8, device=DEVICE)
-
-        def step(m):
-            loss = m(x).square().mean()
-            loss.backward()
-            return loss
-
-        eager = copy.deepcopy(model)
-        expected = step(eager)
-        for cpp_wrapper in (False, True):
-            with self.subTest(cpp_wrapper=cpp_wrapper):
-                torch._dynamo.reset()
-                twin = copy.deepcopy(model)
-                actual, _ = self._compile(step, twin, cpp_wrapper=cpp_wrapper)
-                self.assertEqual(actual.cpu(), expected.cpu())
-                for p, q in zip(twin.parameters(), eager.parameters()):
-                    self.assertEqual(p.grad.cpu(), q.grad.cpu())
+        check_training_step(self, self._compile)
 
 
 class ExtensionDynamoTests(TestCase):

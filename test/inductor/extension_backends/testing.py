@@ -9,6 +9,8 @@
 * :func:`add_site_dir` puts a directory of installed distributions on
   ``sys.path`` for one test (``BACKEND_SITE`` holds the fake device's, whose
   entry points load its Inductor backend).
+* :func:`check_training_step` compiles one training step on the device in
+  both wrapper modes and compares loss and gradients with eager.
 * :func:`run_python` runs code in a fresh interpreter, for what needs its own
   process (renaming PrivateUse1, import order, lazy discovery, entry points).
 
@@ -204,6 +206,40 @@ def add_site_dir(testcase, site: str | os.PathLike = BACKEND_SITE) -> str:
     sys.path.append(site)
     testcase.addCleanup(sys.path.remove, site)
     return site
+
+
+def check_training_step(testcase, compile_fn) -> dict[bool, str]:
+    """One training step of a small MLP on ``DEVICE``, eagerly and through
+    ``compile_fn(step, model, cpp_wrapper=...)`` (returning the loss and the
+    generated code) with the Python and the C++ wrapper; asserts that loss and
+    gradients match eager. Returns the code per ``cpp_wrapper`` value."""
+    import copy
+
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)
+    ).to(DEVICE)
+    x = torch.randn(4, 8, device=DEVICE)
+
+    def step(m):
+        loss = m(x).square().mean()
+        loss.backward()
+        return loss
+
+    eager = copy.deepcopy(model)
+    expected = step(eager)
+    codes = {}
+    for cpp_wrapper in (False, True):
+        with testcase.subTest(cpp_wrapper=cpp_wrapper):
+            torch._dynamo.reset()
+            twin = copy.deepcopy(model)
+            actual, codes[cpp_wrapper] = compile_fn(step, twin, cpp_wrapper=cpp_wrapper)
+            testcase.assertEqual(actual.cpu(), expected.cpu())
+            for p, q in zip(twin.parameters(), eager.parameters()):
+                testcase.assertEqual(p.grad.cpu(), q.grad.cpu())
+    return codes
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
