@@ -911,14 +911,16 @@ def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
     module has no `<key>`.
     """
     name = name.replace("-", "_")
-    if "." not in name or name in config.get_config_copy():
+    device, dot, key = name.partition(".")
+    if not dot:
         return None
-    device, key = name.split(".", 1)
     try:
-        device_type = torch.device(device).type
+        if torch.device(device).type != device:
+            return None
     except RuntimeError:
+        # Not a device type, e.g. "triton.cudagraphs".
         return None
-    if device_type != device:
+    if name in config.get_config_copy():
         return None
     init_backend_registration((device,))
     owner = custom_backend_codegen_configs.get(device)
@@ -942,10 +944,11 @@ def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
             "device_custom_config=<config module>); devices with options: "
             f"{with_config}"
         )
-    if key not in owner.get_config_copy():
+    known = owner.get_config_copy()
+    if key not in known:
         raise RuntimeError(
             f"Unexpected optimization option {name}, known options of device "
-            f"'{device}' are {[f'{device}.{k}' for k in owner.get_config_copy()]}"
+            f"'{device}' are {[f'{device}.{k}' for k in known]}"
         )
     return owner, key
 
@@ -965,17 +968,17 @@ def patch_compile_options(
             yield
         return
     core: dict[str, Any] = {}
-    owned: dict[int, tuple[ConfigModule, dict[str, Any]]] = {}
-    for name, value in (config_patches or {}).items():
+    owned: dict[ConfigModule, dict[str, Any]] = {}
+    for name, value in config_patches.items():
         found = get_compile_option_owner(name)
         if found is None:
             core[name] = value
             continue
         owner, key = found
-        owned.setdefault(id(owner), (owner, {}))[1][key] = value
+        owned.setdefault(owner, {})[key] = value
     with contextlib.ExitStack() as stack:
         stack.enter_context(config.patch(core))
-        for owner, changes in owned.values():
+        for owner, changes in owned.items():
             stack.enter_context(owner.patch(changes))
         yield
 
@@ -1000,7 +1003,7 @@ def load_backends_in_subprocess(devices: Sequence[str], where: str) -> None:
             "subprocesses must load without the parent's help, from a "
             f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in its "
             "distribution (which also registers the device with eager "
-            "PyTorch), or from torch." + device + "._inductor_backend_init() "
+            f"PyTorch), or from torch.{device}._inductor_backend_init() "
             "once a torch.backends autoload entry point has registered the "
             "device module. Install the backend's distribution in this "
             "environment, or compile in-process."
