@@ -2466,6 +2466,7 @@ class _TorchCompileInductorWrapper:
 
         for key, val in options.items():
             attr_name = key.replace("-", "_")
+            owner_config, owner_key = config, attr_name
             if attr_name not in current_config:
                 # "<device>.<key>" options belong to the device's config module.
                 owner = get_compile_option_owner(attr_name)
@@ -2474,22 +2475,14 @@ class _TorchCompileInductorWrapper:
                         f"Unexpected optimization option {key}, known options are {list(current_config.keys())}"
                     )
                 owner_config, owner_key = owner
-                attr_type = owner_config.get_type(owner_key)  # type: ignore[attr-defined]
-                if _get_origin(attr_type) is None and not isinstance(val, attr_type):
-                    raise RuntimeError(
-                        f"Unexpected type of attr {key}, got {type(val).__name__} "
-                        f"should be {attr_type.__name__}"
-                    )
-                self.config[attr_name] = val
-                continue
-            attr_type = config.get_type(attr_name)  # type: ignore[attr-defined]
+            attr_type = owner_config.get_type(owner_key)  # type: ignore[attr-defined]
             # Subscriptable generic types don't support isinstance so skip the type
             # check. There doesn't seem to be a good way of checking membership without
             # 3rd party libraries.
             if _get_origin(attr_type) is None:
                 if not isinstance(val, attr_type):
                     val_type_str = type(val).__name__
-                    expected_type_str = type(current_config[attr_name]).__name__
+                    expected_type_str = type(getattr(owner_config, owner_key)).__name__
                     raise RuntimeError(
                         f"Unexpected type of attr {key}, got {val_type_str} should be {expected_type_str}"
                     )
