@@ -24,7 +24,10 @@ from typing import Any, IO, TYPE_CHECKING
 
 import torch
 import torch._inductor.async_compile
-from torch._dynamo.device_interface import get_interface_for_device
+from torch._dynamo.device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
+    get_interface_for_device,
+)
 from torch._dynamo.testing import rand_strided
 from torch._inductor import ir
 from torch._inductor.codecache import (
@@ -197,8 +200,6 @@ class TuningProcess:
         }
         if self.device is not None and (env_var := get_visible_devices_env_var()):
             env[env_var] = str(self.device)
-        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
         if (gpu_type := get_gpu_type()) not in _BUILTIN_DEVICE_INIT_LIST:
             env[AUTOTUNE_DEVICE_BACKENDS_ENV] = gpu_type
         self.process = subprocess.Popen(
