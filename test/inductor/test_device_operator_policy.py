@@ -337,13 +337,10 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
     def test_two_accelerator_types_with_a_policy_refused(self):
         from torch._inductor.device_operator_policy import resolve_operator_policy
 
-        gm = torch.fx.symbolic_trace(lambda a, b: a + b)
-        # A fake cuda tensor: resolution reads nothing but devices.
-        with FakeTensorMode():
-            cuda_tensor = torch.empty(2, device="cuda")
-        inputs = [torch.empty(2, device=DEVICE), cuda_tensor]
+        # Resolution reads nothing but the graph's device types.
+        device_types = [DEVICE, "cuda"]
         # Without a policy nothing changes: no error, no policy.
-        self.assertIsNone(resolve_operator_policy(gm, inputs))
+        self.assertIsNone(resolve_operator_policy(device_types))
         policy = excluding_policy()
         register_device_operator_policy(policy)
         with self.assertRaisesRegex(
@@ -352,12 +349,11 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
             rf"\('{policy.cache_key}'\), whose operator policies conflict.*"
             "Only CPU plus one accelerator is supported",
         ):
-            resolve_operator_policy(gm, inputs)
-        self.assertIs(
-            resolve_operator_policy(gm, [torch.empty(2, device=DEVICE), torch.empty(2)]),
-            policy,
-        )
-        self.assertIsNone(resolve_operator_policy(gm, [torch.empty(2), torch.empty(2)]))
+            resolve_operator_policy(device_types)
+        self.assertIs(resolve_operator_policy([DEVICE, "cpu"]), policy)
+        self.assertIs(resolve_operator_policy(iter([DEVICE])), policy)
+        self.assertIsNone(resolve_operator_policy(["cpu", "meta"]))
+        self.assertIsNone(resolve_operator_policy([]))
 
 
 class DeviceOperatorPolicyCacheTests(PolicyTestCase):

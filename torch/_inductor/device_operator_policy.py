@@ -42,13 +42,13 @@ import contextvars
 import dataclasses
 import hashlib
 import logging
-import operator
 import threading
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TYPE_CHECKING
 
 import torch
+import torch.utils._pytree as pytree
 
 
 if TYPE_CHECKING:
@@ -285,27 +285,13 @@ class DeviceOperatorPolicy:
         return rule
 
 
-def _first_tensor_device_type(value: object) -> str | None:
-    if isinstance(value, torch.Tensor):
-        return value.device.type
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            found = _first_tensor_device_type(item)
-            if found is not None:
-                return found
-    return None
-
-
 def _node_device_type(node: torch.fx.Node) -> str | None:
     """The device a node computes on: that of its first tensor output, or of
     its first tensor input for nodes without tensor outputs."""
-    found = _first_tensor_device_type(node.meta.get("val"))
-    if found is not None:
-        return found
-    for arg in node.all_input_nodes:
-        found = _first_tensor_device_type(arg.meta.get("val"))
-        if found is not None:
-            return found
+    for value in (node.meta.get("val"), *(a.meta.get("val") for a in node.all_input_nodes)):
+        for leaf in pytree.tree_leaves(value):
+            if isinstance(leaf, torch.Tensor):
+                return leaf.device.type
     return None
 
 
@@ -356,44 +342,20 @@ def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
 # -- Compile-time resolution -------------------------------------------------------
 
 
-def _graph_device_types(
-    gm: torch.fx.GraphModule, example_inputs: Any
-) -> set[str]:
-    """Device types of the graph's inputs, constants and node values."""
-    found: set[str] = set()
-
-    def add(value: object) -> None:
-        if isinstance(value, torch.Tensor):
-            found.add(value.device.type)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                add(item)
-
-    add(list(example_inputs))
-    if isinstance(gm, torch.fx.GraphModule):
-        for tensor in (*gm.parameters(), *gm.buffers()):
-            add(tensor)
-        for node in gm.graph.nodes:
-            add(node.meta.get("val", node.meta.get("example_value")))
-            if node.op == "get_attr":
-                with contextlib.suppress(AttributeError):
-                    add(operator.attrgetter(node.target)(gm))
-    return found
-
-
 def resolve_operator_policy(
-    gm: torch.fx.GraphModule, example_inputs: Any
+    device_types: Iterable[str],
 ) -> DeviceOperatorPolicy | None:
-    """The operator policy of the one accelerator ``gm`` runs on, or None.
+    """The operator policy of the one accelerator among a graph's
+    ``device_types`` (``torch._inductor.utils.graph_device_types``), or None.
 
-    CPU (and meta) values are ignored, so CPU-only graphs and graphs on an
+    CPU (and meta) are ignored, so CPU-only graphs and graphs on an
     accelerator without a policy get None.  A graph on several accelerator
     types is refused when any of them has a policy, since a compile has one
     decomposition table.
     """
     if not _device_operator_policies:
         return None
-    accelerators = sorted(_graph_device_types(gm, example_inputs) - {"cpu", "meta"})
+    accelerators = sorted(set(device_types) - {"cpu", "meta"})
     policies = {d: _device_operator_policies.get(d) for d in accelerators}
     if len(accelerators) > 1 and any(p is not None for p in policies.values()):
         described = ", ".join(
