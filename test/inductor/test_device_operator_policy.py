@@ -202,6 +202,13 @@ class DeviceOperatorPolicyRegistryTests(TestCase):
         self.assertIs(get_device_operator_policy(torch.device(DEVICE)), policy)
         self.assertIsNone(get_device_operator_policy("cpu"))
 
+    def test_get_ignores_the_device_index(self):
+        policy = excluding_policy()
+        register_device_operator_policy(policy)
+        self.assertIs(get_device_operator_policy(f"{DEVICE}:1"), policy)
+        self.assertIs(get_device_operator_policy(torch.device(DEVICE, 0)), policy)
+        self.assertIsNone(get_device_operator_policy(torch.device("cpu", 0)))
+
     def test_same_policy_again_is_idempotent(self):
         first = excluding_policy()
         register_device_operator_policy(first)

@@ -332,11 +332,15 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
     log.debug("registered operator policy %s", policy.cache_key)
 
 
-def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
+def get_device_operator_policy(
+    device: str | torch.device,
+) -> DeviceOperatorPolicy | None:
     """The policy registered for ``device``'s type, or None (the default
-    decompositions and lowerings apply)."""
-    device_type = _device_type(device, "get_device_operator_policy")
-    return _device_operator_policies.get(device_type)
+    decompositions and lowerings apply).  Like the other ``get_*_for_device``
+    lookups it ignores the index: ``"npu:1"`` finds the ``"npu"`` policy."""
+    from torch._dynamo.device_interface import _device_type as device_type_of
+
+    return _device_operator_policies.get(device_type_of(device))
 
 
 # -- Compile-time resolution -------------------------------------------------------
