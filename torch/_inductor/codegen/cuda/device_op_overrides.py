@@ -11,12 +11,12 @@ from ..common import (
 
 
 class CUDADeviceOpOverrides(DeviceOpOverrides):
-    def aten_device_type(self) -> str:
-        return "at::kCUDA"
-
     """
     CUDA-specific codegen functions, see DeviceOpOverrides for details
     """
+
+    def aten_device_type(self) -> str:
+        return "at::kCUDA"
 
     def import_get_raw_stream_as(self, name: str) -> str:
         return f"from torch._C import _cuda_getCurrentRawStream as {name}"
