@@ -6,16 +6,9 @@ from torch.autograd.grad_mode import no_grad
 
 
 # The PrivateUse1 answer of the device lists below, see
-# _privateuse1_backend_has_feature(): (backend name, torch.<name>, registry
-# epoch, names of the declared features or None).
+# _privateuse1_backend_has_feature(): (backend name, torch.<name>, generation
+# of the device interface registry, names of the declared features or None).
 _privateuse1_features_cache: tuple[str, Any, int, frozenset[str] | None] | None = None
-# Incremented on every change of the device interface registry.
-_device_registry_epoch = 0
-
-
-def _on_device_registry_change() -> None:
-    global _device_registry_epoch
-    _device_registry_epoch += 1
 
 
 def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
@@ -33,31 +26,29 @@ def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
     marker below), as it does for ``torch._C._get_privateuse1_backend_name()``.
     """
     global _privateuse1_features_cache
+    from torch._dynamo import device_interface
+
     module = getattr(torch, name, None)
     cached = _privateuse1_features_cache
     if not (
         cached is not None
         and cached[0] == name
         and cached[1] is module
-        and cached[2] == _device_registry_epoch
+        and cached[2] == device_interface._registry_generation
     ):
-        from torch._dynamo.device_interface import (
-            _register_registry_change_callback,
-            get_interface_for_device,
-        )
         from torch._inductor.utils import _backend_features_of_interface
 
-        _register_registry_change_callback(_on_device_registry_change)
-        epoch = _device_registry_epoch
+        generation = device_interface._registry_generation
         try:
-            interface = get_interface_for_device(name)
+            interface = device_interface.get_interface_for_device(name)
         except NotImplementedError:
             features = None
         else:
             features = frozenset(
                 f.name for f in _backend_features_of_interface(interface)
             )
-        cached = _privateuse1_features_cache = (name, module, epoch, features)
+        cached = (name, module, generation, features)
+        _privateuse1_features_cache = cached
     return None if cached[3] is None else feature in cached[3]
 
 
