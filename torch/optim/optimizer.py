@@ -230,11 +230,12 @@ def _get_scalar_dtype(is_fused=None):
 def _get_capturable_supported_devices(supports_xla: bool = True) -> list[str]:
     r"""Return the device type list that supports capturable optimizer.
 
-    The in-tree device types whose DeviceInterface declares
-    ``BackendFeature.CAPTURABLE_OPTIMIZER``, hpu (which registers no
-    interface), then, unless scripting, the PrivateUse1 backend if its
-    interface declares it too, or if it has no interface (as in torch 2.13),
-    and xla if ``supports_xla``.
+    The in-tree device types are torch 2.13's names, kept literal and pinned
+    equal to the in-tree interfaces that declare
+    ``BackendFeature.CAPTURABLE_OPTIMIZER`` by test_backend_features, plus
+    hpu (which registers no interface); then, unless scripting, the
+    PrivateUse1 backend if its interface declares it, or if it has no
+    interface (as in torch 2.13); and xla if ``supports_xla``.
     """
     capturable_supported_devices = ["cuda", "xpu", "hpu"]
     if not torch.jit.is_scripting():

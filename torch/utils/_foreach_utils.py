@@ -79,9 +79,11 @@ def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
 def _get_foreach_kernels_supported_devices() -> list[str]:
     r"""Return the device type list that supports foreach kernels.
 
-    The in-tree device types whose DeviceInterface declares
-    ``BackendFeature.FOREACH_KERNELS``, then the PrivateUse1 backend if its
-    interface declares it too, or if it has no interface (as in torch 2.13).
+    The in-tree device types are torch 2.13's names, kept literal and pinned
+    equal to the in-tree interfaces that declare
+    ``BackendFeature.FOREACH_KERNELS`` by test_backend_features; then the
+    PrivateUse1 backend if its interface declares it, or if it has no
+    interface (as in torch 2.13).
     """
     return [
         "cuda",
@@ -94,10 +96,11 @@ def _get_foreach_kernels_supported_devices() -> list[str]:
 def _get_fused_kernels_supported_devices() -> list[str]:
     r"""Return the device type list that supports fused kernels in optimizer.
 
-    The in-tree device types whose DeviceInterface declares
-    ``BackendFeature.FUSED_OPTIMIZER``, hpu (which registers no interface),
-    then the PrivateUse1 backend if its interface declares it too, or if it
-    has no interface (as in torch 2.13).
+    The in-tree device types are torch 2.13's names, kept literal and pinned
+    equal to the in-tree interfaces that declare
+    ``BackendFeature.FUSED_OPTIMIZER`` by test_backend_features, plus hpu
+    (which registers no interface); then the PrivateUse1 backend if its
+    interface declares it, or if it has no interface (as in torch 2.13).
     """
     return [
         "mps",
