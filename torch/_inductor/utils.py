@@ -3794,7 +3794,7 @@ def is_cpp_scheduled(device_type: str) -> bool:
     """
     return device_type == "cpu" or (
         device_type not in _BUILTIN_DEVICE_INIT_LIST
-        and _backend_of_registered_scheduling(device_type) == "cpp"
+        and _registered_scheduling_backend(device_type) == "cpp"
     )
 
 
@@ -4292,13 +4292,42 @@ def _backend_of_registered_scheduling(device_type: str) -> str:
     Scheduling it registered with ``register_backend_for_device``; devices
     without one, or with a Scheduling of their own, keep ``config.cuda_backend``.
     """
-    from .codegen.common import get_scheduling_for_device, init_backend_registration
+    return _registered_scheduling_backend(device_type) or config.cuda_backend
+
+
+def _registered_scheduling_backend(device_type: str) -> str | None:
+    """
+    The backend named by the Scheduling registered for ``device_type`` (loaded
+    on demand), or None.  Asked per node pair by the scheduler (through
+    ``is_cpp_scheduled``), so answered from a cache that holds until the next
+    backend or device registry change.
+    """
+    from .codegen import common
+
+    key = common._backend_probe_key()
+    cached = _registered_scheduling_backends.get(device_type)
+    if cached is None or cached[0] != key:
+        common.init_backend_registration((device_type,))
+        # Read after loading: a loader the call ran changed the key.
+        cached = (
+            common._backend_probe_key(),
+            _scheduling_backend_name(common.get_scheduling_for_device(device_type)),
+        )
+        _registered_scheduling_backends[device_type] = cached
+    return cached[1]
+
+
+# Device type -> (the ``_backend_probe_key()`` it was computed under, the
+# backend named by its registered Scheduling or None), see
+# _registered_scheduling_backend().
+_registered_scheduling_backends: dict[str, tuple[tuple[int, int], str | None]] = {}
+
+
+def _scheduling_backend_name(scheduling: object) -> str | None:
     from .codegen.cpp import CppScheduling
     from .codegen.halide import HalideScheduling
     from .codegen.triton import TritonScheduling
 
-    init_backend_registration()
-    scheduling = get_scheduling_for_device(device_type)
     if isinstance(scheduling, type):
         for base, backend in (
             (TritonScheduling, "triton"),
@@ -4307,7 +4336,7 @@ def _backend_of_registered_scheduling(device_type: str) -> str:
         ):
             if issubclass(scheduling, base):
                 return backend
-    return config.cuda_backend
+    return None
 
 
 def device_supports_fp64(device: torch.device | None) -> bool:
