@@ -91,6 +91,7 @@ from torch._inductor.utils import (
     fresh_cache,
     get_all_devices,
     get_static_bw_input_idxs,
+    graph_device_types,
     InputType,
     is_gpu,
     should_assume_input_aligned,
@@ -120,6 +121,8 @@ from .codegen.common import (
 from .debug import DebugContext
 from .decomposition import select_decomp_table
 from .device_operator_policy import (
+    _device_operator_policies,
+    DeviceOperatorPolicy,
     operator_policy_scope,
     PolicyDecompTable,
     resolve_operator_policy,
@@ -749,6 +752,16 @@ def fake_tensor_prop(
     return fake_mode
 
 
+def _resolve_operator_policy(
+    gm: GraphModule, example_inputs: Sequence[InputType]
+) -> DeviceOperatorPolicy | None:
+    """The operator policy of the graph's accelerator; the graph is walked for
+    its device types only when some device has a policy."""
+    if not _device_operator_policies:
+        return None
+    return resolve_operator_policy(graph_device_types(gm, example_inputs))
+
+
 # pass config dict back to user
 def get_patched_config_dict(
     config_patches: str | dict[str, Any] | None = None,
@@ -923,14 +936,15 @@ def _compile_fx_inner(
     fx_graph_remote_cache = should_use_remote_fx_graph_cache()
 
     # Check if the registered backend(s) support caching.
-    init_backend_registration(get_all_devices(gm))
+    devices = get_all_devices(gm)
+    init_backend_registration(devices)
     backends_support_caching = all(
         backend.supports_caching
         for backend in (
             get_wrapper_codegen_for_device(
                 device.type, config.cpp_wrapper, config.fx_wrapper
             )
-            for device in get_all_devices(gm)
+            for device in devices
         )
         if backend is not None
     )
@@ -2918,8 +2932,13 @@ def _compile_fx_main(
         compiler_config_extra = create_compiler_config_extra(model_)
 
         # The device operator policy of the graph's accelerator, if it has one,
-        # decides this compile's decompositions and device lowerings.
-        operator_policy = resolve_operator_policy(model_, example_inputs_)
+        # decides this compile's decompositions and device lowerings. The
+        # backends of the inputs' devices load first: a backend's loader may
+        # register its policy.
+        init_backend_registration(
+            x.device for x in example_inputs_ if isinstance(x, torch.Tensor)
+        )
+        operator_policy = _resolve_operator_policy(model_, example_inputs_)
         if operator_policy is not None:
             get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
 
@@ -3283,10 +3302,13 @@ def autograd_cache_key(
             "autograd_cache_key is not supported with cpp_wrapper or fx_wrapper"
         )
 
-    operator_policy = resolve_operator_policy(graph, example_inputs)
+    init_backend_registration(
+        x.device for x in example_inputs if isinstance(x, torch.Tensor)
+    )
+    operator_policy = _resolve_operator_policy(graph, example_inputs)
     if decompositions is None:
         decompositions = (
-            PolicyDecompTable(operator_policy, select_decomp_table)()
+            operator_policy.decomposition_table(select_decomp_table())
             if operator_policy is not None
             else select_decomp_table()
         )
