@@ -1385,6 +1385,31 @@ def get_all_devices(gm: torch.fx.GraphModule) -> OrderedSet[torch.device]:
     return input_devices | out_devices
 
 
+def graph_device_types(
+    gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()
+) -> OrderedSet[str]:
+    """
+    The device types of every tensor a graph touches: `example_inputs`, the
+    values of its nodes (`meta["val"]`, or `meta["example_value"]` before
+    AOTAutograd) and the attributes its `get_attr` nodes read. Unlike
+    `get_all_devices`, which looks at inputs and outputs only, it also finds a
+    device used inside the graph only, and it walks every node.
+    """
+    values: list[object] = list(example_inputs)
+    for node in gm.graph.nodes:
+        values.append(node.meta.get("val", node.meta.get("example_value")))
+        if node.op == "get_attr":
+            try:
+                values.append(operator.attrgetter(node.target)(gm))
+            except AttributeError:
+                pass
+    return OrderedSet(
+        value.device.type
+        for value in pytree.tree_leaves(values)
+        if isinstance(value, torch.Tensor)
+    )
+
+
 import gc
 
 
