@@ -92,6 +92,7 @@ from .runtime.hints import DeviceProperties, ReductionHint
 from .runtime.runtime_utils import green_text, is_power_of_2, red_text
 from .sizevars import SimplifyIndexing
 from .utils import (
+    _exposes_streams,
     _unstable_customized_partition_wrapper,
     cache_on_self,
     cmp,
@@ -4358,6 +4359,13 @@ class Scheduler:
     def _has_multi_stream_nodes(self) -> bool:
         """Check if any nodes are assigned to non-default streams."""
         return self._multi_stream_nodes
+
+    def _num_streams(self) -> int:
+        """The number of streams the generated code declares: one past the
+        highest stream index of a node, or 1 without multi-stream nodes."""
+        if not self._has_multi_stream_nodes():
+            return 1
+        return max(self.node_to_stream.values(), default=0) + 1
 
     def get_buf_stream(self, buf_name: str) -> int:
         """Return the stream index for a buffer, resolving mutation renames."""
@@ -9429,14 +9437,11 @@ class Scheduler:
         # not GPU-class) declares them before its first stream context.
         if (
             self._has_multi_stream_nodes()
-            and not device_need_guard(V.graph.device_type)
-            and _safe_probe(
-                get_interface_for_device(V.graph.device_type), "exposes_streams"
-            )
+            and not is_gpu(V.graph.device_type)
+            and _exposes_streams(V.graph.device_type)
         ):
             V.graph.wrapper_code.codegen_stream_info(
-                max(self.node_to_stream.values()) + 1,
-                self.stream_idx_to_user_obj_idx,
+                self._num_streams(), self.stream_idx_to_user_obj_idx
             )
 
         for node in nodes:
@@ -9479,17 +9484,9 @@ class Scheduler:
                     self.current_device = device
                     if device_need_guard(device.type):
                         assert device.index is not None, "device should have an index"
-                        # Compute num_streams if we have multi-stream nodes
-                        num_streams = 1
-                        if self._has_multi_stream_nodes():
-                            # Count unique streams (excluding default stream 0)
-                            unique_streams = OrderedSet(self.node_to_stream.values())
-                            num_streams = (
-                                max(unique_streams) + 1 if unique_streams else 1
-                            )
                         V.graph.wrapper_code.codegen_device_guard_enter(
                             device.index,
-                            num_streams,
+                            self._num_streams(),
                             self.stream_idx_to_user_obj_idx,
                         )
             elif node.is_extern():

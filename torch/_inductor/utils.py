@@ -3704,7 +3704,7 @@ def _device_is_available(device: str) -> bool:
 def _on_device_registry_change() -> None:
     # Everything derived from the device registry follows it.
     GPU_TYPES[:] = _gpu_types()
-    _device_need_guard.cache_clear()
+    _exposes_streams.cache_clear()
     get_gpu_type.cache_clear()
     is_big_gpu.cache_clear()
     get_max_num_sms.cache_clear()
@@ -3828,13 +3828,21 @@ def device_need_guard(device: str) -> bool:
     Whether generated code for ``device`` switches the current device around
     kernels: GPU-class devices whose interface exposes streams (not mps).
     """
-    return is_gpu(device) and _device_need_guard(device)
+    return is_gpu(device) and _exposes_streams(device)
 
 
 @functools.cache
-def _device_need_guard(device: str) -> bool:
-    # Cleared on every registry change.
-    return _safe_probe(get_interface_for_device(device), "exposes_streams")
+def _exposes_streams(device: str | None) -> bool:
+    """
+    ``exposes_streams()`` of the interface registered for ``device``; False
+    for a device without one (meta).  A probe, cached until the next registry
+    change.
+    """
+    try:
+        interface = get_interface_for_device(device)
+    except NotImplementedError:
+        return False
+    return _safe_probe(interface, "exposes_streams")
 
 
 def needs_fallback_due_to_atomic_add_limitations(dtype: torch.dtype) -> bool:
