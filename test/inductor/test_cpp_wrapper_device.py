@@ -25,6 +25,7 @@ import torch
 import torch._inductor.config as inductor_config
 from torch._inductor import cpp_builder
 from torch._inductor.codegen.common import (
+    _find_device_op_overrides,
     _uses_gpu_cpp_wrapper,
     DeviceOpOverrides,
     get_device_op_overrides,
@@ -141,6 +142,43 @@ class UsesGpuCppWrapperTests(TestCase):
         self.assertEqual(gate(DEVICE, "cpu"), "one pass")
         register_device_op_overrides(DEVICE, GpuCppWrapperOverrides(DEVICE))
         self.assertEqual(gate(DEVICE, "cpu"), "two passes")
+
+
+class DeviceOpOverridesRegistryTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+
+    def test_unregistered_device(self):
+        self.assertIsNone(_find_device_op_overrides("acc_unregistered"))
+        # A KeyError, as stock's dict lookup raised, that says how to fix it.
+        with self.assertRaisesRegex(
+            KeyError,
+            r"No DeviceOpOverrides registered for device 'acc_unregistered'; "
+            r"register them with torch\._inductor\.codegen\.common\."
+            r"register_device_op_overrides\('acc_unregistered', "
+            r"<DeviceOpOverrides instance>\)",
+        ):
+            get_device_op_overrides("acc_unregistered")
+
+    def test_register_rejects_a_non_instance(self):
+        registered = ExtensionDeviceOpOverrides(DEVICE)
+        register_device_op_overrides(DEVICE, registered)
+        with self.assertRaisesRegex(
+            TypeError,
+            rf"register_device_op_overrides\('{DEVICE}', ...\) expects a "
+            r"DeviceOpOverrides instance, got <class '[\w.]*ExtensionDeviceOpOverrides'>; "
+            r"pass an instance: ExtensionDeviceOpOverrides\(\)",
+        ):
+            register_device_op_overrides(DEVICE, ExtensionDeviceOpOverrides)
+        with self.assertRaisesRegex(
+            TypeError,
+            rf"register_device_op_overrides\('{DEVICE}', ...\) expects a "
+            r"DeviceOpOverrides instance, got 'at::kPrivateUse1'$",
+        ):
+            register_device_op_overrides(DEVICE, "at::kPrivateUse1")
+        # Nothing was replaced.
+        self.assertIs(get_device_op_overrides(DEVICE), registered)
 
 
 class GpuCppWrapperDeviceTests(TestCase):

@@ -2068,13 +2068,12 @@ def _out_of_tree_cpp_device_options(
     its ``DeviceInterface.get_cpp_device_options(aot_mode, compile_only)``;
     None when none of them declares any.
     """
-    from .codegen.common import _initialize_device_op_overrides, device_op_overrides_dict
+    from .codegen.common import _find_device_op_overrides
 
     sources: list[Callable[[], Any]] = []
     if callback := _cpp_device_options_registry.get(device_type):
         sources.append(functools.partial(callback, device_type, aot_mode, compile_only))
-    _initialize_device_op_overrides()
-    if overrides := device_op_overrides_dict.get(device_type):
+    if (overrides := _find_device_op_overrides(device_type)) is not None:
         sources.append(
             functools.partial(
                 overrides.get_cpp_torch_device_options, aot_mode, compile_only

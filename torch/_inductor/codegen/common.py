@@ -1065,6 +1065,17 @@ def index_prevent_reordering(
 def register_device_op_overrides(
     device: str, device_op_overrides: DeviceOpOverrides
 ) -> None:
+    if not isinstance(device_op_overrides, DeviceOpOverrides):
+        raise TypeError(
+            f"register_device_op_overrides('{device}', ...) expects a "
+            f"DeviceOpOverrides instance, got {device_op_overrides!r}"
+            + (
+                f"; pass an instance: {device_op_overrides.__name__}()"
+                if isinstance(device_op_overrides, type)
+                and issubclass(device_op_overrides, DeviceOpOverrides)
+                else ""
+            )
+        )
     device_op_overrides_dict[device] = device_op_overrides
 
 
@@ -1089,8 +1100,21 @@ def _initialize_device_op_overrides():
 
 def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
+    overrides = _find_device_op_overrides(device)
+    if overrides is None:
+        # A KeyError, as the dict lookup this replaces raised.
+        raise KeyError(
+            f"No DeviceOpOverrides registered for device '{device}'; register "
+            "them with torch._inductor.codegen.common.register_device_op_overrides"
+            f"('{device}', <DeviceOpOverrides instance>)"
+        )
+    return overrides
+
+
+def _find_device_op_overrides(device: str) -> DeviceOpOverrides | None:
+    """The overrides registered for the device type ``device``, or None."""
     _initialize_device_op_overrides()
-    return device_op_overrides_dict[device]
+    return device_op_overrides_dict.get(device)
 
 
 def _uses_gpu_cpp_wrapper(device: str) -> bool:
@@ -1101,8 +1125,7 @@ def _uses_gpu_cpp_wrapper(device: str) -> bool:
     """
     from torch._dynamo.device_interface import _safe_probe
 
-    _initialize_device_op_overrides()
-    overrides = device_op_overrides_dict.get(device)
+    overrides = _find_device_op_overrides(device)
     if overrides is None:
         return False
     return _safe_probe(overrides, "uses_gpu_cpp_wrapper")

@@ -92,18 +92,17 @@ def device_to_aten(device_type: str) -> str:
     """
     if device_type == "meta":
         return "at::kMeta"
-    from .common import DeviceOpOverrides, get_device_op_overrides
+    from .common import _find_device_op_overrides, DeviceOpOverrides
     from .cpu_device_op_overrides import CpuDeviceOpOverrides
 
-    try:
-        overrides = get_device_op_overrides(device_type)
-    except KeyError as err:
+    overrides = _find_device_op_overrides(device_type)
+    if overrides is None:
         raise RuntimeError(
             f"Device '{device_type}' has no DeviceOpOverrides, so its ATen device "
             "type is unknown; register them with torch._inductor.codegen.common."
             f"register_device_op_overrides('{device_type}', ...) and implement "
             "aten_device_type()"
-        ) from err
+        )
     implementation = type(overrides).aten_device_type
     if device_type == torch._C._get_privateuse1_backend_name() and implementation in (
         DeviceOpOverrides.aten_device_type,
