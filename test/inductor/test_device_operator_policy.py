@@ -330,6 +330,43 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         self.assertEqual(x.grad.cpu(), ref.grad)
         FileCheck().check("torch.ops.aten.hardswish.default").run(codes[0])
 
+    def test_policy_fallback_gets_the_implicit_fallback_layout_constraint(self):
+        # hardswish_backward has no default lowering (it is decomposed), so
+        # the policy's Fallback stands in for Inductor's implicit fallback and
+        # must get its layout constraint: contiguous inputs for an ATen op in
+        # a backward graph.  Its first input here is a transposed tangent.
+        register_device_operator_policy(
+            DeviceOperatorPolicy(
+                DEVICE,
+                "1",
+                decomposition_overrides={
+                    aten.hardswish.default: Exclude,
+                    aten.hardswish_backward.default: Exclude,
+                },
+                lowering_overrides={
+                    aten.hardswish.default: Fallback,
+                    aten.hardswish_backward.default: Fallback,
+                },
+            )
+        )
+        self.assertNotIn(aten.hardswish_backward.default, lowerings)
+        x = torch.randn(4, 6, device=DEVICE, requires_grad=True)
+
+        def fn(a):
+            return torch.nn.functional.hardswish(a).t().contiguous()
+
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            _, codes = run_and_get_code(lambda: torch.compile(fn)(x).sum().backward())
+        ref = x.detach().cpu().requires_grad_()
+        fn(ref).sum().backward()
+        self.assertEqual(x.grad.cpu(), ref.grad)
+        # The transposed tangent is copied to a contiguous buffer first.
+        FileCheck().check("cpp_fused").check(
+            "torch.ops.aten.hardswish_backward.default(buf"
+        ).run(codes[-1])
+        self.assertNotIn(aten.hardswish_backward.default, lowerings)
+
     def test_cpu_plus_accelerator_supported(self):
         register_device_operator_policy(excluding_policy())
         x = torch.randn(8)

@@ -1362,6 +1362,32 @@ class GraphLowering(torch.fx.Interpreter):
                 self.unaligned_buffers.add(target)
         return tensor
 
+    def _implicit_fallback_layout_constraint(
+        self, target: torch._ops.OpOverload
+    ) -> Callable[..., tuple[Any, Any]] | None:
+        """
+        The layout constraint of the fallback Inductor creates for `target`, an
+        op without a lowering: none for FALLBACK_ALLOW_LIST ops, else that of
+        the op's layout tag (for custom ops without one, the
+        `custom_op_default_layout_constraint` default).
+        """
+        if target.name().split(".")[0] in FALLBACK_ALLOW_LIST:
+            return None
+        tag: torch._C.Tag | None = get_layout_constraint_tag(target, with_default=False)
+        if tag is None and torch._library.utils.is_builtin(target) and self.is_backward:
+            # for implicit fallback ATen ops during backward, if there
+            # is no layout constraint tag, we conservatively require contiguous
+            # input since some eager kernels do not
+            # support non-contiguous inputs. Otherwise they may silently cause
+            # accuracy problems. Check https://github.com/pytorch/pytorch/issues/140452
+            # We only do this For ATen ops and for backward.
+            #
+            # TODO: should really switch to "needs_fixed_stride" constraint on these
+            # and identify them one by one.
+            return require_contiguous
+        default_tag: torch._C.Tag = get_layout_constraint_tag(target, with_default=True)
+        return tag_to_layout_constraint(default_tag)
+
     @typing_extensions.override
     def call_function(self, target: Callable, args: Any, kwargs: dict[str, Any]) -> Any:  # type: ignore[type-arg]
         if target is operator.getitem and isinstance(args[0], (list, tuple, dict)):
@@ -1405,35 +1431,9 @@ class GraphLowering(torch.fx.Interpreter):
                     LazyString(error.operator_str, target, args, kwargs),
                 )
 
-                tag: torch._C.Tag | None = get_layout_constraint_tag(
-                    target, with_default=False
-                )
-                if (
-                    tag is None
-                    and torch._library.utils.is_builtin(target)
-                    and self.is_backward
-                ):
-                    # for implicit fallback ATen ops during backward, if there
-                    # is no layout constraint tag, we conservatively require contiguous
-                    # input since some eager kernels do not
-                    # support non-contiguous inputs. Otherwise they may silently cause
-                    # accuracy problems. Check https://github.com/pytorch/pytorch/issues/140452
-                    # We only do this For ATen ops and for backward.
-                    #
-                    # TODO: should really switch to "needs_fixed_stride" constraint on these
-                    # and identify them one by one.
-                    decided_constraint: Callable[..., tuple[Any, Any]] | None = (
-                        require_contiguous
-                    )
-                else:
-                    default_tag: torch._C.Tag = get_layout_constraint_tag(
-                        target, with_default=True
-                    )
-                    decided_constraint = tag_to_layout_constraint(default_tag)
-
                 make_fallback(
                     target,
-                    layout_constraint=decided_constraint,
+                    layout_constraint=self._implicit_fallback_layout_constraint(target),
                     get_decomp_fn=self.get_decomp_fn,
                 )
 
@@ -1450,6 +1450,14 @@ class GraphLowering(torch.fx.Interpreter):
 
             n = self.current_node
             layout_constraints = maybe_layout_constraints(target)
+            if (
+                layout_constraints is None
+                and policy_lowering is not None
+                and target not in lowerings
+            ):
+                # The policy lowers an op Inductor would otherwise fall back
+                # to implicitly: same layout constraint as that fallback.
+                layout_constraints = self._implicit_fallback_layout_constraint(target)
             if layout_constraints:
                 old_args, old_kwargs = args, kwargs
                 if layout_constraints is constrain_to_fake_tensors:
