@@ -2,6 +2,7 @@
 """Autotune subprocess pinning follows DeviceInterface.visible_devices_env() (SPEC IND-6)."""
 
 import os
+import re
 import sys
 from pathlib import Path
 from unittest import mock
@@ -80,6 +81,27 @@ class VisibleDevicesTests(TestCase):
         register_compile_backend(DEVICE, Broken)
         with self.assertLogs("torch._dynamo.device_interface", "WARNING"):
             self.assertIsNone(get_visible_devices_env_var(DEVICE))
+
+    def test_wrong_type_hook_is_not_pinned(self):
+        for value in ("", 1, b"ACC_VISIBLE_DEVICES", ["ACC_VISIBLE_DEVICES"]):
+
+            class WrongType(GpuClass):
+                @staticmethod
+                def visible_devices_env():
+                    return value
+
+            register_compile_backend(DEVICE, WrongType)
+            with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
+                self.assertIsNone(get_visible_devices_env_var(DEVICE))
+            self.assertEqual(len(logs.output), 1)
+            self.assertRegex(
+                logs.output[0],
+                rf"WrongType\.visible_devices_env\(\) returned {re.escape(repr(value))}, "
+                r"not a non-empty str; treating it as None",
+            )
+            # Warned once: a second probe is silent and still not pinned.
+            with self.assertNoLogs("torch._dynamo.device_interface", "WARNING"):
+                self.assertIsNone(get_visible_devices_env_var(DEVICE))
 
 
 if __name__ == "__main__":

@@ -80,9 +80,10 @@ def get_visible_devices_env_var(gpu_type: str | None = None) -> str | None:
     ``DeviceInterface.visible_devices_env()``: ``"CUDA_VISIBLE_DEVICES"`` for
     cuda (and, as in torch 2.13, for the other in-tree GPU types).  None means
     the device has no such variable: autotune subprocesses are not pinned and
-    the pool uses every device.  A probe: never raises.
+    the pool uses every device.  A probe: never raises; a hook that raises or
+    returns anything but None or a non-empty str warns once and counts as None.
     """
-    from torch._dynamo.device_interface import _safe_probe
+    from torch._dynamo.device_interface import _safe_probe, _warn_broken_probe
 
     if gpu_type is None:
         gpu_type = get_gpu_type()
@@ -90,7 +91,17 @@ def get_visible_devices_env_var(gpu_type: str | None = None) -> str | None:
         device_interface = get_interface_for_device(gpu_type)
     except NotImplementedError:
         return None
-    return _safe_probe(device_interface, "visible_devices_env", default=None)
+    env_var = _safe_probe(device_interface, "visible_devices_env", default=None)
+    if env_var is None or (isinstance(env_var, str) and env_var):
+        return env_var
+    _warn_broken_probe(
+        device_interface,
+        "visible_devices_env",
+        f"returned {env_var!r}, not a non-empty str",
+        None,
+    )
+    return None
+
 
 autotuning_log = getArtifactLogger(__name__, "autotuning")
 
@@ -122,13 +133,14 @@ class TuningProcess:
             load_backends_in_subprocess(
                 devices.split(","), "This autotune subprocess"
             )
-        autotuning_log.debug(
-            "Started autotune subprocess %s. Visible devices: %s",
-            os.getpid(),
-            os.environ.get(env_var)
-            if (env_var := get_visible_devices_env_var())
-            else "all (not pinned)",
-        )
+        if autotuning_log.isEnabledFor(logging.DEBUG):
+            autotuning_log.debug(
+                "Started autotune subprocess %s. Visible devices: %s",
+                os.getpid(),
+                os.environ.get(env_var)
+                if (env_var := get_visible_devices_env_var())
+                else "all (not pinned)",
+            )
 
         def workloop():
             while True:
