@@ -634,9 +634,8 @@ class MtiaInterface(DeviceInterface):
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
-        props = cls.get_device_properties(device)
         try:
-            return props.multi_processor_count
+            return super().get_multi_processor_count(device)
         except AttributeError:
             # What torch 2.13's DeviceProperties.create assumed for MTIA.
             return 64
@@ -766,12 +765,11 @@ class XpuInterface(DeviceInterface):
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
-        props = cls.get_device_properties(device)
         try:
-            return props.multi_processor_count
+            return super().get_multi_processor_count(device)
         except AttributeError:
             # What torch 2.13's DeviceProperties.create used for XPU.
-            return props.gpu_subslice_count
+            return cls.get_device_properties(device).gpu_subslice_count
 
     # Can be mock patched by @patch decorator.
     @staticmethod
@@ -981,8 +979,6 @@ class TpuInterface(DeviceInterface):
     def backend_features(
         cls, device: torch.types.Device = None
     ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
         return OrderedSet()
 
     @staticmethod
