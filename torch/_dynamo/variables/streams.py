@@ -66,6 +66,26 @@ def _codegen_current_stream(device: torch.device, cg: "PyCodegen") -> None:
     cg.extend_output(create_call_function(1, False))
 
 
+def _codegen_build_of_class(
+    cg: "PyCodegen",
+    global_name: str,
+    device_cls: type,
+    args: TupleVariable,
+    kwargs: ConstDictVariable,
+) -> None:
+    # Pushes build_of_class(device_cls, args, kwargs): the Stream or Event
+    # class of an out-of-tree device builds the object, installed as a global
+    # named after global_name.
+    cg.add_push_null(
+        lambda: cg.load_import_from(torch._dynamo.utils.__name__, "build_of_class")
+    )
+    name = cg.tx.output.install_global_by_id(global_name, device_cls)
+    cg.append_output(cg.create_load_global(name, add=True))
+    cg(args)
+    cg(kwargs)
+    cg.extend_output(create_call_function(3, False))
+
+
 def get_current_stream(device: torch.device) -> int:
     stream = torch.accelerator.current_stream(device)
     return register_graph_created_object(
@@ -615,18 +635,9 @@ class StreamVariable(StreamContextVariable):
                 )
             )
             if device_cls is not None:
-                codegen.add_push_null(
-                    lambda: codegen.load_import_from(
-                        torch._dynamo.utils.__name__, "build_of_class"
-                    )
+                _codegen_build_of_class(
+                    codegen, "_device_stream_cls", device_cls, args, kwargs
                 )
-                name = codegen.tx.output.install_global_by_id(
-                    "_device_stream_cls", device_cls
-                )
-                codegen.append_output(codegen.create_load_global(name, add=True))
-                codegen(args)
-                codegen(kwargs)
-                codegen.extend_output(create_call_function(3, False))
                 codegen.extend_output(create_call_function(1, False))
                 return
             codegen.add_push_null(
@@ -806,18 +817,9 @@ class EventVariable(VariableTracker):
                 )
             )
             if device_cls is not None:
-                codegen.add_push_null(
-                    lambda: codegen.load_import_from(
-                        torch._dynamo.utils.__name__, "build_of_class"
-                    )
+                _codegen_build_of_class(
+                    codegen, "_device_event_cls", device_cls, args, kwargs
                 )
-                name = codegen.tx.output.install_global_by_id(
-                    "_device_event_cls", device_cls
-                )
-                codegen.append_output(codegen.create_load_global(name, add=True))
-                codegen(args)
-                codegen(kwargs)
-                codegen.extend_output(create_call_function(3, False))
                 codegen.extend_output(create_call_function(1, False))
                 return
             codegen.add_push_null(
