@@ -240,12 +240,11 @@ def _out_of_tree_device_types(gm: torch.fx.GraphModule) -> tuple[str, ...]:
     """The out-of-tree device types of the tensors in `gm`."""
     from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 
-    found: OrderedSet[str] = OrderedSet()
-    for node in gm.graph.nodes:
-        for value in torch.utils._pytree.tree_leaves(node.meta.get("val")):
-            if isinstance(value, torch.Tensor):
-                found.add(value.device.type)
-    return tuple(d for d in found if d not in _BUILTIN_DEVICE_INIT_LIST)
+    from .utils import graph_device_types
+
+    return tuple(
+        d for d in graph_device_types(gm) if d not in _BUILTIN_DEVICE_INIT_LIST
+    )
 
 
 def _device_options(devices: Sequence[str]) -> dict[str, dict[str, object]]:
