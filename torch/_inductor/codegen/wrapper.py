@@ -70,6 +70,7 @@ from ..utils import (
 )
 from ..virtualized import V
 from .common import (
+    _uses_gpu_cpp_wrapper,
     ArgName,
     CodeGen,
     DeferredLine,
@@ -3539,7 +3540,7 @@ class PythonWrapperCodegen(CodeGen):
         current_stream_idx=None,
     ):
         device = device or V.graph.get_current_device_or_throw()
-        if not triton and device.type not in ("cuda", "xpu"):
+        if not triton and not _uses_gpu_cpp_wrapper(device.type):
             self.writeline(self.wrap_kernel_call(kernel_name, call_args))
             return
 
