@@ -2122,14 +2122,24 @@ class InstructionTranslatorBase(
     @staticmethod
     def _is_out_of_tree_stream_device(device_type: str) -> bool:
         """Whether `device_type` is an out-of-tree device with streams (its
-        interface has a Stream class) and the current accelerator, whose
+        interface's `exposes_streams()`) and the current accelerator, whose
         streams and events _maybe_emit_sync_dealloc uses."""
-        from .trace_rules import _device_tables
+        from .device_interface import (
+            _BUILTIN_DEVICE_INIT_LIST,
+            _safe_probe,
+            get_interface_for_device,
+        )
 
-        if device_type not in _device_tables().stream_classes.values():
+        if device_type in _BUILTIN_DEVICE_INIT_LIST:
             return False
         accelerator = torch.accelerator.current_accelerator()
-        return accelerator is not None and accelerator.type == device_type
+        if accelerator is None or accelerator.type != device_type:
+            return False
+        try:
+            interface = get_interface_for_device(device_type)
+        except NotImplementedError:
+            return False
+        return _safe_probe(interface, "exposes_streams")
 
     def _maybe_emit_sync_dealloc(self, var: TensorVariable) -> None:
         from .variables.streams import get_current_stream, new_event
