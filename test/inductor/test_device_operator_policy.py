@@ -378,6 +378,31 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         self.assertEqual(out.cpu(), torch.nn.functional.hardswish(x) + x)
         FileCheck().check("torch.ops.aten.hardswish.default").run(code)
 
+    def test_excluded_op_on_cpu_nodes_never_edits_global_lowerings(self):
+        # The compile's decomposition table keeps hardswish for the CPU nodes
+        # of a CPU-plus-accelerator graph too; they fall back to eager
+        # without registering a global fallback.
+        register_device_operator_policy(excluding_policy())
+        self.assertNotIn(aten.hardswish.default, lowerings)
+        before = dict(lowerings)
+        x = torch.randn(8)
+
+        def fn(a):
+            hardswish = torch.nn.functional.hardswish
+            return hardswish(a).cpu() + hardswish(a.cpu() * 2)
+
+        out, code = self.compile_code(fn, x.to(DEVICE))
+        self.assertEqual(
+            out, torch.nn.functional.hardswish(x) + torch.nn.functional.hardswish(x * 2)
+        )
+        FileCheck().check_count(
+            "= torch.ops.aten.hardswish.default(", 2, exactly=True
+        ).run(code)
+        self.assertEqual(lowerings, before)
+        # A CPU-only compile still decomposes it.
+        _, cpu_code = self.compile_code(torch.nn.functional.hardswish, x)
+        FileCheck().check("cpp_fused").check_not("aten.hardswish").run(cpu_code)
+
     def test_two_accelerator_types_with_a_policy_refused(self):
         from torch._inductor.device_operator_policy import resolve_operator_policy
 

@@ -274,13 +274,29 @@ class DeviceOperatorPolicy:
         self, target: object, node: torch.fx.Node | None
     ) -> Callable[..., Any] | None:
         """The policy's lowering for ``node`` (calling ``target``), or None when
-        the policy has no rule for the op or the node is on another device."""
+        the default path applies.
+
+        On the policy's device that is the op's rule (:data:`Fallback` as an
+        eager fallback).  On another device (CPU, in a CPU-plus-accelerator
+        graph) the rules do not apply, but the compile's decomposition table
+        is per compile: an op it keeps because of :data:`Exclude` reaches
+        CPU nodes too.  Without a default lowering such an op is run as an
+        eager fallback here, instead of the stock ``make_fallback``, which
+        would add it to the global ``lowerings`` for every later compile.
+        """
+        from .lowering import fallback_handler, lowerings
+
         rule = self.lowering_overrides.get(target)  # type: ignore[call-overload]
-        if rule is None or node is None or _node_device_type(node) != self.device_type:
+        if rule is None or node is None:
+            return None
+        if _node_device_type(node) != self.device_type:
+            if (
+                self.decomposition_overrides.get(target) is Exclude  # type: ignore[call-overload]
+                and target not in lowerings
+            ):
+                return fallback_handler(target, add_to_fallback_set=False)
             return None
         if rule is Fallback:
-            from .lowering import fallback_handler
-
             return fallback_handler(target, add_to_fallback_set=False)
         return rule
 
