@@ -473,11 +473,19 @@ class TraceRulesTests(_Base):
     def test_interface_slots(self):
         c = torch.extension_device._C
 
+        # A tensor class that no built-in list names, so that only the slot
+        # can put it among the in-graph classes.
+        class ExtensionFloatTensor(torch.Tensor):
+            pass
+
         class Interface(ExtensionDeviceInterface):
             dynamo_constant_fold_fns = (c.device_count,)
             dynamo_constant_fold_fns_need_guards = (c.current_device,)
-            dynamo_tensor_classes = (torch.FloatTensor,)
+            dynamo_tensor_classes = (ExtensionFloatTensor,)
 
+        self.assertNotIn(
+            ExtensionFloatTensor, UserDefinedClassVariable._in_graph_classes()
+        )
         register_interface_for_device_PrivateUse1(Interface)
 
         def fn(x):
@@ -488,7 +496,9 @@ class TraceRulesTests(_Base):
         device_module.set_device(1)
         self.assertSameTensors(compiled(self.x), fn(self.x))
         self.assertEqual(counter.frame_count, 2)
-        self.assertIn(torch.FloatTensor, UserDefinedClassVariable._in_graph_classes())
+        self.assertIn(
+            ExtensionFloatTensor, UserDefinedClassVariable._in_graph_classes()
+        )
 
     def test_broken_interface_slot_is_ignored(self):
         class Interface(ExtensionDeviceInterface):
@@ -611,9 +621,6 @@ class InTreeTablesTests(TestCase):
                 self.assertIn(fn, constant_fold_functions)
             for fn in iface.dynamo_constant_fold_fns_need_guards:
                 self.assertIn(fn, constant_fold_functions_need_guards)
-        classes = UserDefinedClassVariable._in_graph_classes()
-        for cls in CudaInterface.dynamo_tensor_classes:
-            self.assertIn(cls, classes)
 
     def test_builtin_rules(self):
         self.assertIs(lookup(torch.cuda.set_device), SkipFunctionVariable)
