@@ -51,6 +51,7 @@ from torch._inductor.custom_graph_pass import (
     CustomKnapsackSolver,
     CustomRuntimeEstimator,
 )
+from torch._inductor.device_operator_policy import active_operator_policy
 from torch._inductor.output_code import OutputCode
 from torch._inductor.remote_cache import cache_stats
 from torch._inductor.runtime.runtime_utils import cache_dir
@@ -531,8 +532,6 @@ class AOTAutogradCacheDetails(FxGraphHashDetails):
         self.custom_estimator_solver_uuids = _get_custom_estimator_solver_uuids(config)
         # A device operator policy changes the decompositions, hence the graph;
         # keyed only when one is active, so other keys are unchanged.
-        from torch._inductor.device_operator_policy import active_operator_policy
-
         operator_policy = active_operator_policy()
         if operator_policy is not None:
             self.device_operator_policy = operator_policy.cache_key
