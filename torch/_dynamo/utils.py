@@ -4913,6 +4913,7 @@ def build_checkpoint_variable(**options: Any) -> Any:
 def is_compile_supported(device_type: DeviceLikeType) -> Any:
     from .device_interface import (
         _BUILTIN_DEVICE_INIT_LIST,
+        device_interfaces,
         get_interface_for_device__PrivateUse1,
     )
     from .eval_frame import is_dynamo_supported
@@ -4926,15 +4927,20 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
     elif type not in _BUILTIN_DEVICE_INIT_LIST and compile_supported:
         # An out-of-tree device compiles when it has registered (or can be
         # discovered to have) both a device interface and an Inductor backend.
-        from torch._inductor.codegen.common import (
-            get_scheduling_for_device,
-            init_backend_registration,
-        )
+        # Only the PrivateUse1 device or a type with a registered interface
+        # can; Inductor is not imported for any other type.
+        if type == torch._C._get_privateuse1_backend_name() or type in device_interfaces:
+            from torch._inductor.codegen.common import (
+                get_scheduling_for_device,
+                init_backend_registration,
+            )
 
-        init_backend_registration()
-        compile_supported = type in dict(
-            get_interface_for_device__PrivateUse1()
-        ) and (get_scheduling_for_device(type) is not None)
+            init_backend_registration((type,))
+            compile_supported = type in dict(
+                get_interface_for_device__PrivateUse1()
+            ) and (get_scheduling_for_device(type) is not None)
+        else:
+            compile_supported = False
     else:
         compile_supported = False
     return compile_supported
