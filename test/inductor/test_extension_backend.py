@@ -714,6 +714,22 @@ class ExtensionBackendCompileTests(TestCase):
     def test_training_step(self):
         check_training_step(self, self._compile)
 
+    def test_compile_supported_and_content_store(self):
+        # is_compile_supported() finds the backend (by entry point); the
+        # minifier's content store then hashes device storage with the
+        # device's generator instead of failing on an unknown device type.
+        from torch._dynamo.utils import is_compile_supported
+        from torch.utils._content_store import hash_storage
+
+        self.assertFalse(is_compile_supported("hpu"))
+        self.assertTrue(is_compile_supported(DEVICE))
+        x = torch.arange(10.0, device=DEVICE)
+        digest = hash_storage(x.untyped_storage())
+        self.assertEqual(digest, hash_storage(x.untyped_storage()))
+        y = x.clone()
+        y[3] = 7
+        self.assertNotEqual(hash_storage(y.untyped_storage()), digest)
+
 
 class ExtensionDynamoTests(TestCase):
     """Dynamo on the device with the eager backend: only the device interface

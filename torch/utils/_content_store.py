@@ -117,7 +117,17 @@ def hash_storage(storage: torch.UntypedStorage, *, stable_hash: bool = False) ->
     elif device_type == "xpu":
         generator = torch.xpu.default_generators[storage.device.index]
     else:
-        raise AssertionError(f"unhandled device type {device_type}")
+        # An out-of-tree device that compiles: its device module's generators
+        # (torch.<name>.default_generators, as for cuda and xpu).
+        generators = getattr(
+            torch.get_device_module(device_type), "default_generators", None
+        )
+        if generators is None:
+            raise AssertionError(
+                f"unhandled device type {device_type}: torch.{device_type} has "
+                "no default_generators"
+            )
+        generator = generators[storage.device.index]
     state = generator.get_state()
     try:
         generator.manual_seed(0)
