@@ -56,6 +56,7 @@ from torch.utils._sympy.numbers import int_oo
 
 from . import config, ir, metrics
 from .codegen.common import (
+    _uses_gpu_cpp_wrapper,
     BackendFeature,
     DeviceOpOverrides,
     FileBackedGraphModule,
@@ -2486,8 +2487,6 @@ class GraphLowering(torch.fx.Interpreter):
         autotune block (see `DeferredCpuTritonCallWrapper` in
         `cpp_wrapper_cpu.py`).
         """
-        from .codegen.common import _uses_gpu_cpp_wrapper
-
         has_gpu = any(_uses_gpu_cpp_wrapper(device) for device in self.device_types)
         # CPU + user-defined Triton + AOTI + autotune block disabled is the
         # only CPU configuration that needs the two-pass dance: the autotune
