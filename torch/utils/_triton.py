@@ -201,10 +201,8 @@ def has_triton(*, include_cpu: bool = True) -> bool:
 
     from torch._dynamo.device_interface import _register_registry_change_callback
 
-    global _has_triton_follows_registry
-    if not _has_triton_follows_registry:
-        _register_registry_change_callback(has_triton.cache_clear)
-        _has_triton_follows_registry = True
+    # Registering twice is a no-op; this runs on a cache miss only.
+    _register_registry_change_callback(has_triton.cache_clear)
 
     return _has_triton_capable_device(include_cpu=include_cpu)
 
@@ -212,6 +210,7 @@ def has_triton(*, include_cpu: bool = True) -> bool:
 def _has_triton_capable_device(*, include_cpu: bool) -> bool:
     """The device walk of ``has_triton``, given a Triton package."""
     from torch._dynamo.device_interface import (
+        _BUILTIN_DEVICE_INIT_LIST,
         _safe_probe,
         _warn_broken_probe,
         get_registered_device_interfaces,
@@ -225,6 +224,11 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             and _safe_probe(device_interface, "is_triton_capable")
         ):
             continue
+        if device in _BUILTIN_DEVICE_INIT_LIST and device != "cpu":
+            # As in 2.13: an in-tree GPU type needs availability and
+            # capability only; the Triton-backend check is cpu's and
+            # out-of-tree devices'.
+            return True
         try:
             device_interface.raise_if_triton_unavailable()
         except (RuntimeError, ImportError):  # incl. TritonUnavailableError
@@ -239,9 +243,6 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             continue
         return True
     return False
-
-
-_has_triton_follows_registry = False
 
 
 @functools.cache
