@@ -3682,20 +3682,10 @@ def _precompile_header(
 
 
 def _get_cpp_prefix_header(device: str) -> str | None:
-    if device.startswith("cpu") or _is_cpp_scheduled_out_of_tree(device):
+    # A device whose kernels the C++ backend generates gets cpu's C++ prelude.
+    if device.startswith("cpu") or is_cpp_scheduled(device.partition(":")[0]):
         return "torch/csrc/inductor/cpp_prefix.h"
     return None
-
-
-def _is_cpp_scheduled_out_of_tree(device: str) -> bool:
-    """
-    Whether ``device`` (a type, possibly with an index) is an out-of-tree device
-    whose kernels Inductor's C++ backend generates: its C++ code is host code
-    built like cpu's (optimised, vectorised, with the C++ kernel prelude), with
-    the C++ build options of its own type.
-    """
-    base_device = device.split(":", maxsplit=1)[0]
-    return base_device != "cpu" and is_cpp_scheduled(base_device)
 
 
 def _get_cpp_wrapper_header(device: str, aot_mode: bool = False) -> str:
@@ -3717,7 +3707,7 @@ def _resolve_needs_vec_isa(
         return explicit
     if source is None:
         return False
-    if base_device_type == "cpu" or _is_cpp_scheduled_out_of_tree(base_device_type):
+    if is_cpp_scheduled(base_device_type):
         return True
     return any(marker in source for marker in _VEC_ISA_CPP_SOURCE_MARKERS)
 
@@ -3815,7 +3805,7 @@ class CppCodeCache:
         # separately by Triton/CUDA.  Always use -O1 to cut compile time.  A
         # device whose kernels the C++ backend generates builds them here, as cpu.
         min_optimize = optimized_code is not None or (
-            device_type != "cpu" and not _is_cpp_scheduled_out_of_tree(device_type)
+            device_type != "cpu" and not is_cpp_scheduled(base_device_type)
         )
         main_build_option = CppTorchDeviceOptions(
             compile_only=bool(optimized_code),
