@@ -64,6 +64,23 @@ class CacheSystemInfoTests(TestCase):
                 CacheBase.get_system.cache_clear()
                 CacheBase.get_system()
 
+    def test_default_is_not_probed(self):
+        probed = []
+
+        class Unversioned(ExtensionDeviceInterface):
+            @staticmethod
+            def is_available():
+                probed.append(True)
+                raise RuntimeError("no runtime")
+
+        register_compile_backend(DEVICE, Unversioned)
+        # The default get_cache_system_info() adds nothing, so is_available()
+        # is not asked (its failure would warn).
+        with self.assertNoLogs("torch._dynamo.device_interface", "WARNING"):
+            CacheBase.get_system.cache_clear()
+            self.assertEqual(CacheBase.get_system()["hash"], self.plain_hash)
+        self.assertEqual(probed, [])
+
     def test_fx_graph_cache_hits_and_misses(self):
         def fn(x):
             return x.sin() * 2 + 1

@@ -49,6 +49,7 @@ import torch._library.opaque_object as opaque_object
 import torch.distributed as dist
 from torch import SymInt, Tensor
 from torch._dynamo.device_interface import (
+    _is_base_default,
     _register_registry_change_callback,
     _safe_probe,
     _warn_broken_probe,
@@ -301,7 +302,12 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
     """
     infos: dict[str, dict[str, Any]] = {}
     for name, interface in list(get_registered_device_interfaces()):
-        if ":" in name or not _safe_probe(interface, "is_available"):
+        if (
+            ":" in name
+            # The default contributes nothing: skip probing is_available().
+            or _is_base_default(interface, "get_cache_system_info")
+            or not _safe_probe(interface, "is_available")
+        ):
             continue
         info = _safe_probe(interface, "get_cache_system_info", default=None)
         if info is None:
