@@ -160,6 +160,8 @@ class DeviceOperatorPolicy:
     lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
         dataclasses.field(default_factory=dict)
     )
+    # Computed once in __post_init__; see cache_key.
+    _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
@@ -241,7 +243,7 @@ class DeviceOperatorPolicy:
         """The policy's identity: device type, version and a digest of the
         overridden ops with the kind and name of each rule.  Deterministic
         across processes; it is what cache keys and compile subprocesses see."""
-        return self._cache_key  # type: ignore[attr-defined]
+        return self._cache_key
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DeviceOperatorPolicy):
