@@ -168,6 +168,21 @@ class DeviceOperatorPolicyConstructionTests(TestCase):
         keys = {p.cache_key for p in (base, other_version, more_rules, other_kind)}
         self.assertEqual(len(keys), 4)
 
+    def test_cache_key_names_the_function_a_partial_wraps(self):
+        import functools
+
+        def policy(rule):
+            return DeviceOperatorPolicy(
+                DEVICE, "1", decomposition_overrides={aten.hardsigmoid.default: rule}
+            )
+
+        wrapped_quarter = policy(functools.partial(quarter))
+        self.assertNotEqual(
+            wrapped_quarter.cache_key, policy(functools.partial(torch.sigmoid)).cache_key
+        )
+        # Rules are identified by qualified name, not by their arguments.
+        self.assertEqual(wrapped_quarter.cache_key, policy(quarter).cache_key)
+
     def test_decomposition_table_never_edits_the_global_one(self):
         before = dict(decompositions)
         policy = DeviceOperatorPolicy(

@@ -40,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import hashlib
 import logging
 import threading
@@ -120,8 +121,14 @@ def _device_type(device: Device, what: str) -> str:
 
 
 def _rule_name(rule: object) -> str:
+    """A rule's identity in the cache key: its qualified name (that of the
+    wrapped function for a ``functools.partial``, whose arguments are not
+    part of it).  Implementations are not hashed: the policy's version
+    stands for them."""
     if rule is Exclude or rule is Fallback:
         return repr(rule)
+    while isinstance(rule, functools.partial):
+        rule = rule.func
     module = getattr(rule, "__module__", None) or type(rule).__module__
     qualname = getattr(rule, "__qualname__", None) or type(rule).__qualname__
     return f"{module}.{qualname}"
@@ -136,9 +143,10 @@ class DeviceOperatorPolicy:
             renamed PrivateUse1 name, ...); not ``cpu`` or ``meta``, whose
             compiles keep the default tables.
         version: the backend's version of these rules.  It enters the cache
-            keys, so bump it whenever a rule's *implementation* changes (the
-            op names and rule names are keyed automatically; function bodies
-            are not).
+            keys, so bump it whenever a rule's *implementation* changes.  The
+            op names and each rule's qualified name are keyed automatically
+            (a ``functools.partial`` by the function it wraps); function
+            bodies, closures and partial arguments are not.
         decomposition_overrides: ``OpOverload -> callable | Exclude``.  A
             callable replaces the default decomposition for this device's
             compiles; :data:`Exclude` removes it, keeping the op.
