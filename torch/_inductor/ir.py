@@ -116,7 +116,6 @@ from .utils import (
     get_kernel_metadata,
     GPU_ALIGN_BYTES,
     ir_dataclass,
-    is_cpp_scheduled,
     is_dynamic,
     is_gpu,
     sympy_dot,
@@ -125,6 +124,7 @@ from .utils import (
     sympy_product,
     sympy_subs,
     tensor_is_aligned,
+    uses_gpu_loop_ordering,
 )
 from .virtualized import ops, OpsValue, V
 
@@ -5546,9 +5546,8 @@ class ComputedBuffer(OperationBuffer):
             return newsizes, reindex, reindex1
 
         support_vars = index_vars + reduce_vars
-        device_type = get_device_type(self)
         should_merge_loops = (
-            not (is_gpu(device_type) and not is_cpp_scheduled(device_type))
+            not uses_gpu_loop_ordering(get_device_type(self))
             or not config.loop_ordering_after_fusion
         )
         iter_ranges, iter_reindex, _ = simplify_and_reorder(

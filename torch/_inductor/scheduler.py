@@ -113,6 +113,7 @@ from .utils import (
     is_wait,
     sympy_product,
     sympy_subs,
+    uses_gpu_loop_ordering,
 )
 from .virtualized import V
 
@@ -2236,8 +2237,9 @@ class SchedulerNode(BaseSchedulerNode):
 
         # Don't normalize since normalization will merge loops which
         # makes it hard to decide new loop orders.
-        should_normalize = not config.loop_ordering_after_fusion or not (
-            is_gpu(device.type) and not is_cpp_scheduled(device.type)
+        should_normalize = (
+            not config.loop_ordering_after_fusion
+            or not uses_gpu_loop_ordering(device.type)
         )
 
         if isinstance(self.node, ir.TemplateBuffer):
@@ -4990,8 +4992,9 @@ class Scheduler:
         for node in self.nodes:
             # Even for CPU, if we are using the halide backend, we still need
             # the merge loops steps below
+            device = node.get_device()
             if not isinstance(node, (SchedulerNode, FusedSchedulerNode)) or (
-                (not node.is_gpu() or node.is_cpp_scheduled())
+                not uses_gpu_loop_ordering(device.type if device is not None else None)
                 and config.cpu_backend != "halide"
             ):
                 continue

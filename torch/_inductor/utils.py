@@ -3823,6 +3823,17 @@ def is_cpp_scheduled(device_type: str) -> bool:
     )
 
 
+def uses_gpu_loop_ordering(device_type: str | None) -> bool:
+    """
+    Whether the loop handling that Inductor gives GPU kernels under
+    ``config.loop_ordering_after_fusion`` (loops left unmerged and unnormalized
+    until fusion has picked their order) applies to ``device_type``: GPU-class
+    devices whose kernels ``CppScheduling`` does not generate.  A GPU-class
+    out-of-tree device with a C++ backend is handled as cpu.
+    """
+    return is_gpu(device_type) and not is_cpp_scheduled(device_type)
+
+
 def device_need_guard(device: str) -> bool:
     """
     Whether generated code for ``device`` switches the current device around
