@@ -119,7 +119,7 @@ def device_to_aten(device_type: str) -> str:
     if not (
         isinstance(aten_device_type, str)
         and aten_device_type.startswith("at::k")
-        and aten_device_type[len("at::k") :] in torch.autograd.DeviceType.__members__
+        and aten_device_type[len("at::k") :] in _C10_DEVICE_TYPE_NAMES
     ):
         raise ValueError(
             f"{type(overrides).__name__}.aten_device_type() returned "
@@ -127,6 +127,10 @@ def device_to_aten(device_type: str) -> str:
             "'at::k<DeviceType>' naming a c10 DeviceType, e.g. 'at::kPrivateUse1'"
         )
     return aten_device_type
+
+
+# The names of c10's DeviceType members, e.g. "PrivateUse1".
+_C10_DEVICE_TYPE_NAMES = frozenset(torch.autograd.DeviceType.__members__)
 
 LAYOUT_TO_ATEN = {
     torch.strided: "at::kStrided",
