@@ -323,8 +323,7 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         from torch._inductor.lowering import register_lowering, user_lowerings
 
         register_device_operator_policy(policies.fallback_policy(DEVICE))
-        saved = dict(user_lowerings)
-        self.addCleanup(lambda: (user_lowerings.clear(), user_lowerings.update(saved)))
+        # RegistrySnapshot restores user_lowerings.
         register_lowering(aten.sigmoid.default, type_promotion_kind=None, lowering_dict=user_lowerings)(
             tanh_lowering
         )
@@ -332,6 +331,8 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         out, code = self.compile_code(torch.sigmoid, x)
         self.assertEqual(out.cpu(), torch.tanh(x.cpu()))
         FileCheck().check_not("aten.sigmoid").run(code)
+        self.snapshot.restore()
+        self.assertNotIn(aten.sigmoid.default, user_lowerings)
 
     def test_training_graph_uses_policy_in_backward(self):
         register_device_operator_policy(excluding_policy())

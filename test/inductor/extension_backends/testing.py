@@ -62,6 +62,7 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "device_backend_loaders"),
         ("torch._inductor.codegen.common", "_backend_probe_keys"),
         ("torch._inductor.device_operator_policy", "_device_operator_policies"),
+        ("torch._inductor.lowering", "user_lowerings"),
     ]
     #: (module, attribute) of every list registry.
     LISTS = [("torch._inductor.utils", "GPU_TYPES")]
