@@ -2049,7 +2049,9 @@ def is_nvidia_sm100_or_later() -> bool:
 def get_num_sms() -> int:
     """Handle experimental carveout if set otherwise return hardware SM count"""
     # TODO we need to properly guard on this global
-    if get_gpu_type() != "cuda":  # the SM carveout is a CUDA setting
+    # The SM carveout is a CUDA setting: xpu (as in 2.13) and out-of-tree
+    # GPU types subtract none.
+    if torch.xpu.is_available() or get_gpu_type() not in _BUILTIN_GPU_TYPES:
         return get_max_num_sms()
     carveout = torch._C._get_sm_carveout_experimental()
     return get_max_num_sms() - (carveout if carveout is not None else 0)
