@@ -530,7 +530,9 @@ class DeviceOperatorPolicyProcessTests(TestCase):
     device type and cache key only, and is resolved again on the other side."""
 
     # A fresh interpreter that registers the device, its compile backend and
-    # the lowering policy, as a backend's worker would by importing it.
+    # the lowering policy, as a backend's worker would by importing it.  Run
+    # it with ENV (no FX graph cache: every compile lowers).
+    ENV = {"TORCHINDUCTOR_FX_GRAPH_CACHE": "0"}
     SETUP = f"""
         import torch
         from extension_backends.extension_device import register
@@ -543,7 +545,7 @@ class DeviceOperatorPolicyProcessTests(TestCase):
         register({DEVICE!r})
         register_compile_backend({DEVICE!r})
         register_device_operator_policy(policies.lowering_policy({DEVICE!r}))
-        inductor_config.fx_graph_cache = False
+        assert not inductor_config.fx_graph_cache
         x = torch.randn(8)
     """
 
@@ -567,6 +569,7 @@ class DeviceOperatorPolicyProcessTests(TestCase):
         """,
             TORCHINDUCTOR_FX_COMPILE_MODE="serialize",
             TORCHINDUCTOR_COMPILE_THREADS="2",
+            **self.ENV,
         )
         device_code, cpu_code = proc.stdout.split("CPU CODE")
         FileCheck().check("DEVICE CODE").check("cpp_fused").check(".tanh()").run(device_code)
@@ -586,7 +589,7 @@ class DeviceOperatorPolicyProcessTests(TestCase):
             print("RESOLVED:", table.operator_policy.cache_key)
         """
         # With the backend imported, the same policy is found by its key ...
-        proc = run_python(self.SETUP + check)
+        proc = run_python(self.SETUP + check, **self.ENV)
         self.assertIn(f"RESOLVED: {policy.cache_key}", proc.stdout)
         # ... without it, the failure names the policy and the device.
         proc = run_python(check)
@@ -629,7 +632,11 @@ class DeviceOperatorPolicyProcessTests(TestCase):
         else:
             print("TANH" if torch.allclose(out.cpu(), torch.tanh(x)) else "SIGMOID")
         """
-        env = dict(TORCHINDUCTOR_FX_COMPILE_MODE="subprocess", TORCHINDUCTOR_AUTOGRAD_CACHE="0")
+        env = dict(
+            TORCHINDUCTOR_FX_COMPILE_MODE="subprocess",
+            TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+            **self.ENV,
+        )
         proc = run_python(code, PYTHONPATH=f"{TEST_DIR}{os.pathsep}{site}", **env)
         self.assertIn("TANH", proc.stdout)
         proc = run_python(code, PYTHONPATH=f"{TEST_DIR}{os.pathsep}{BACKEND_SITE}", **env)
