@@ -394,6 +394,40 @@ class DeviceOperatorPolicyCompileTests(PolicyTestCase):
         self.assertEqual(out.cpu(), torch.nn.functional.hardswish(x) + x)
         FileCheck().check("torch.ops.aten.hardswish.default").run(code)
 
+    def test_cpu_nodes_of_a_policy_op_keep_the_default_lowering(self):
+        register_device_operator_policy(policies.lowering_policy(DEVICE))
+        x = torch.randn(8)
+
+        def fn(a):
+            return torch.sigmoid(a).cpu() + torch.sigmoid(a.cpu() * 2)
+
+        out, code = self.compile_code(fn, x.to(DEVICE))
+        self.assertEqual(out, torch.tanh(x) + torch.sigmoid(x * 2))
+        # The device kernel (the one compiled for DEVICE) comes first.
+        device_code, cpu_code = code.split(f"device_type='{DEVICE}'", 1)
+        FileCheck().check("cpp_fused").check(".tanh()").check_not(".exp()").run(
+            device_code
+        )
+        FileCheck().check("cpp_fused").check(".exp()").check_not("tanh").run(cpu_code)
+
+    def test_policy_lowering_returning_none_defers_to_the_default(self):
+        calls = []
+
+        def decline(x):
+            calls.append(x)
+            return None
+
+        register_device_operator_policy(
+            DeviceOperatorPolicy(
+                DEVICE, "1", lowering_overrides={aten.sigmoid.default: decline}
+            )
+        )
+        x = torch.randn(8)
+        out, code = self.compile_code(torch.sigmoid, x.to(DEVICE))
+        self.assertEqual(len(calls), 1)
+        self.assertEqual(out.cpu(), torch.sigmoid(x))
+        FileCheck().check("cpp_fused").check(".exp()").check_not("aten.sigmoid").run(code)
+
     def test_excluded_op_on_cpu_nodes_never_edits_global_lowerings(self):
         # The compile's decomposition table keeps hardswish for the CPU nodes
         # of a CPU-plus-accelerator graph too; they fall back to eager
