@@ -636,11 +636,10 @@ class DeviceOperatorPolicyProcessTests(TestCase):
             rf"has none\. Import the extension that registers the '{DEVICE}' backend",
         )
 
-    def test_compile_subprocess_resolves_policy_from_the_backend_distribution(self):
-        # fx_compile_mode=subprocess: the graph is compiled in a fresh
-        # interpreter, which loads the device's backend by its
-        # torch_inductor_backends entry point. If that loader also registers
-        # the policy, the child resolves it; if not, the compile fails naming it.
+    def policy_backend_site(self) -> Path:
+        """A site directory holding a distribution whose
+        ``torch_inductor_backends`` entry point for DEVICE loads the backend
+        and registers the lowering policy, as a backend's loader should."""
         site = Path(tempfile.mkdtemp(prefix="site-"))
         self.addCleanup(shutil.rmtree, site, True)
         (site / "policy_backend.py").write_text(textwrap.dedent(
@@ -660,6 +659,39 @@ class DeviceOperatorPolicyProcessTests(TestCase):
         (dist_info / "entry_points.txt").write_text(
             f"[torch_inductor_backends]\n{DEVICE} = policy_backend:load\n"
         )
+        return site
+
+    def test_first_compile_uses_the_policy_its_backend_loader_registers(self):
+        # The device is registered with eager PyTorch only; its Inductor
+        # backend and policy come from the entry point, which the first
+        # compile loads before it resolves the policy.
+        site = self.policy_backend_site()
+        code = f"""
+        import torch
+        from extension_backends.extension_device import register
+        from torch._inductor.device_operator_policy import get_device_operator_policy
+
+        register({DEVICE!r})
+        assert get_device_operator_policy({DEVICE!r}) is None
+        x = torch.randn(8)
+        out = torch.compile(torch.sigmoid)(x.to({DEVICE!r}))
+        assert get_device_operator_policy({DEVICE!r}) is not None
+        print("TANH" if torch.allclose(out.cpu(), torch.tanh(x)) else "SIGMOID")
+        """
+        proc = run_python(
+            code,
+            PYTHONPATH=f"{TEST_DIR}{os.pathsep}{site}",
+            TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+            **self.ENV,
+        )
+        self.assertIn("TANH", proc.stdout)
+
+    def test_compile_subprocess_resolves_policy_from_the_backend_distribution(self):
+        # fx_compile_mode=subprocess: the graph is compiled in a fresh
+        # interpreter, which loads the device's backend by its
+        # torch_inductor_backends entry point. If that loader also registers
+        # the policy, the child resolves it; if not, the compile fails naming it.
+        site = self.policy_backend_site()
         code = self.SETUP + f"""
         try:
             out = torch.compile(torch.sigmoid)(x.to({DEVICE!r}))

@@ -144,7 +144,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
         (and optionally ``WrapperFxCodegen``) on BackendModule, registered as they are.
 
     A loader that raises or registers nothing is reported with one warning and retried only
-    after the device registries change.
+    after the device registries change. Register your ``DeviceOperatorPolicy``
+    (``torch._inductor.device_operator_policy``), if any, in the same loader: a compile loads
+    it before resolving the policy, in the compiling process and in a compile subprocess.
 
     Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
     BackendModule API's like their ``torch.cuda`` counterparts, when present:
