@@ -160,6 +160,10 @@ class DeviceOpOverridesRegistryTests(TestCase):
             r"<DeviceOpOverrides instance>\)",
         ):
             get_device_op_overrides("acc_unregistered")
+        # An in-tree device without overrides raises as in 2.13.
+        with self.assertRaises(KeyError) as raised:
+            get_device_op_overrides("meta")
+        self.assertEqual(raised.exception.args, ("meta",))
 
     def test_register_rejects_a_non_instance(self):
         registered = ExtensionDeviceOpOverrides(DEVICE)

@@ -1102,6 +1102,11 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
     overrides = _find_device_op_overrides(device)
     if overrides is None:
+        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+        if device in _BUILTIN_DEVICE_INIT_LIST:
+            # As in 2.13 (meta has none).
+            raise KeyError(device)
         # A KeyError, as the dict lookup this replaces raised.
         raise KeyError(
             f"No DeviceOpOverrides registered for device '{device}'; register "
