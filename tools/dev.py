@@ -7,7 +7,8 @@
 
 Plumbing (each sets up only what it needs):
 
-    setup                 create .venv and .venv-stock, overlay the series, build the device
+    setup                 create .venv and .venv-stock, overlay the series, build the device,
+                          install the example backend (docs/examples/toyacc) into .venv
     overlay | restore     lay the series over .venv's torch / put the pristine files back
     status                where each series file stands in .venv
     import PATH...        import pristine 2.13.0 files into torch/ (own commit; --no-commit)
@@ -22,6 +23,7 @@ Every command is idempotent.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import subprocess
 import sys
@@ -33,6 +35,8 @@ from tools import envs, series  # noqa: E402
 from tools.series import REPO, SeriesError  # noqa: E402
 
 BUILD = REPO / "build"
+# The example out-of-tree backend of the guide, installed into .venv.
+EXAMPLE_BACKEND = REPO / "docs" / "examples" / "toyacc"
 
 
 def run_env() -> dict[str, str]:
@@ -44,6 +48,7 @@ def run_env() -> dict[str, str]:
     env["PYTHONSAFEPATH"] = "1"
     env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(BUILD / "inductor-cache"))
     env.setdefault("EXTENSION_DEVICE_BUILD_DIR", str(BUILD / "extension_device"))
+    env.setdefault("TOYACC_BUILD_DIR", str(BUILD / "toyacc"))
     return env
 
 
@@ -80,10 +85,34 @@ def build_device(python: Path) -> None:
     subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(), check=True)
 
 
+def install_example_backend(python: Path) -> None:
+    """``pip install -e`` the guide's example backend into .venv, as its README
+    says a backend author does in a development checkout (a real dist-info, so
+    Inductor finds its ``torch_inductor_backends`` entry point), then build its
+    C++ runtime.  The install is redone only when its pyproject.toml or its
+    location changes; the runtime build is cached under build/toyacc."""
+    pyproject = EXAMPLE_BACKEND / "pyproject.toml"
+    stamp = envs.PROJECT_ENV / ".toyacc-stamp"
+    wanted = hashlib.sha256(pyproject.read_bytes() + str(EXAMPLE_BACKEND).encode()).hexdigest()
+    if not (stamp.exists() and stamp.read_text() == wanted):
+        envs._log(f"installing {EXAMPLE_BACKEND.relative_to(REPO)} into .venv (editable)")
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             "--no-deps", "--editable", str(EXAMPLE_BACKEND)],
+            check=True,
+        )
+        stamp.write_text(wanted)
+    # Importing the package builds its runtime once (a fresh process: it
+    # renames PrivateUse1).
+    subprocess.run([str(python), "-c", "import torch_toyacc"], cwd=REPO, env=run_env(),
+                   check=True)
+
+
 def setup() -> Path:
     python = project_python()
     stock_install()
     build_device(python)
+    install_example_backend(python)
     return python
 
 
