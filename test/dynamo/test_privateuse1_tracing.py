@@ -194,6 +194,25 @@ class RuntimeCallTests(_Base):
         self.assertEqual(device_module.current_device(), 1)
         self.assertSameTensors(actual, expected)
 
+    def test_factories_after_set_device_under_inductor(self):
+        # A device without index means the current one when the call runs:
+        # before the set_device() device 0, after it device 1, as eagerly.
+        def fn(x, y):
+            a = torch.zeros(2, device=DEVICE)
+            torch.extension_device.set_device(1)
+            b = torch.ones(2, device=torch.device(DEVICE)) + y
+            return a + x, b, torch.ones(2, device=DEVICE), x.to(DEVICE)
+
+        x = torch.ones(2, device=DEVICE)
+        y = torch.ones(2, device=f"{DEVICE}:1")
+        expected = fn(x, y)
+        device_module.set_device(0)
+        actual = torch.compile(fn, fullgraph=True)(x, y)
+        self.assertEqual(device_module.current_device(), 1)
+        self.assertEqual([t.device.index for t in expected], [0, 1, 1, 1])
+        for a, e in zip(actual, expected):
+            self.assertSameTensors(a, e)
+
     def test_exchange_device(self):
         def fn(x):
             prev = ExtensionDeviceInterface.exchange_device(1)

@@ -762,6 +762,59 @@ def _resolve_operator_policy(
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
 
 
+def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
+    """Give an explicit index to each device without one that follows a
+    ``set_device()`` traced into ``gm`` for the same device type.
+
+    Dynamo traces ``torch.<device>.set_device(i)`` of an out-of-tree device as
+    ``torch.ops.streams.set_device(device_type, i)``. When the graph runs
+    eagerly, a device without index after that call (``torch.ones(2,
+    device="<device>")``, ``x.to("<device>")``) means device ``i``; AOT tracing
+    and lowering would resolve it to the device current at compile time. Devices
+    given as ``torch.device`` objects anywhere in a node's arguments are pinned,
+    and device strings where they are passed as a ``device`` keyword or to
+    ``Tensor.to``. Graphs without such a call are left untouched.
+    """
+    set_device_ops = (
+        torch.ops.streams.set_device,
+        torch.ops.streams.set_device.default,
+    )
+    if not any(
+        gm.graph.find_nodes(op="call_function", target=op) for op in set_device_ops
+    ):
+        return
+    current: dict[str, int] = {}
+
+    def pin_device(value: Any) -> Any:
+        if isinstance(value, torch.device) and value.index is None:
+            index = current.get(value.type)
+            if index is not None:
+                return torch.device(value.type, index)
+        return value
+
+    def pin_device_string(value: Any) -> Any:
+        if isinstance(value, str) and value in current:
+            return f"{value}:{current[value]}"
+        return pin_device(value)
+
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in set_device_ops:
+            device_type, index = node.args
+            current[device_type] = index
+            continue
+        if not current or node.op not in ("call_function", "call_method"):
+            continue
+        args = torch.fx.node.map_aggregate(node.args, pin_device)
+        kwargs = torch.fx.node.map_aggregate(node.kwargs, pin_device)
+        if "device" in kwargs:
+            kwargs = {**kwargs, "device": pin_device_string(kwargs["device"])}
+        if node.target in ("to", torch.Tensor.to):
+            args = tuple(pin_device_string(arg) for arg in args)
+        node.args = args
+        node.kwargs = kwargs
+    gm.recompile()
+
+
 # pass config dict back to user
 def get_patched_config_dict(
     config_patches: str | dict[str, Any] | None = None,
@@ -2938,6 +2991,8 @@ def _compile_fx_main(
         init_backend_registration(
             x.device for x in example_inputs_ if isinstance(x, torch.Tensor)
         )
+        if isinstance(model_, GraphModule):
+            _pin_devices_selected_in_graph(model_)
         operator_policy = _resolve_operator_policy(model_, example_inputs_)
         if operator_policy is not None:
             get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
