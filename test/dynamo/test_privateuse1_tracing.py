@@ -302,6 +302,73 @@ class StreamEventTests(_Base):
         self.assertSameTensors(compiled(self.x, other)[0], fn(self.x, other)[0])
         self.assertEqual(counter.frame_count, 2)
 
+    def test_plain_stream_input(self):
+        # A torch.Stream of the device, as device modules that hand out plain
+        # torch.Stream objects return.
+        def fn(x, s):
+            return x + s.stream_id + s.device_index, s.device, s.device_type
+
+        stream = torch.Stream(device=f"{DEVICE}:1")
+        self.assertIs(type(stream), torch.Stream)
+        expected, actual, _ = self.check(fn, self.x, stream)
+        self.assertSameTensors(actual[0], expected[0])
+        self.assertEqual(actual[1:], expected[1:])
+
+        compiled, counter = self.compile(fn)
+        compiled(self.x, stream)
+        other = torch.Stream(device=DEVICE)
+        self.assertSameTensors(compiled(self.x, other)[0], fn(self.x, other)[0])
+        self.assertEqual(counter.frame_count, 2)
+
+    def test_accelerator_current_stream(self):
+        def fn(x):
+            s = torch.accelerator.current_stream()
+            return x + s.stream_id, s.device
+
+        device_module.set_stream(device_module.Stream())
+        expected, actual, _ = self.check(fn, self.x)
+        self.assertNotEqual(expected[0].cpu().tolist(), self.x.cpu().tolist())
+        self.assertSameTensors(actual[0], expected[0])
+        self.assertEqual(actual[1], expected[1])
+
+        # Guarded on the current stream.
+        compiled, counter = self.compile(fn)
+        compiled(self.x)
+        device_module.set_stream(device_module.default_stream())
+        self.assertSameTensors(compiled(self.x)[0], self.x + 0)
+        self.assertEqual(counter.frame_count, 2)
+
+    def test_stream_attributes_that_do_not_trace(self):
+        def created(x):
+            s = torch.Stream(device=DEVICE)
+            return x + 1, s.device, s.device_index
+
+        expected, actual, _ = self.check(created, self.x)
+        self.assertEqual(actual[1:], expected[1:])
+
+        def created_id(x):
+            return x + torch.Stream(device=DEVICE).stream_id
+
+        with self.assertRaisesRegex(
+            Unsupported,
+            r"(?s)extension_device' was created in the compiled function.*"
+            r"Create the stream outside the compiled function and pass it in",
+        ):
+            self.compile(created_id)[0](self.x)
+
+        class LabelledStream(device_module.Stream):
+            label = 3
+
+        def labelled(x, s):
+            return x + s.label
+
+        with self.assertRaisesRegex(
+            Unsupported,
+            r"(?s)stream of the out-of-tree device 'extension_device'.*"
+            r"Read `label` outside the compiled function",
+        ):
+            self.compile(labelled)[0](self.x, LabelledStream())
+
     def test_stream_constructors(self):
         def fn(x):
             a = torch.Stream(device=f"{DEVICE}:1")

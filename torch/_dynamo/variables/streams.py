@@ -403,12 +403,25 @@ class StreamContextVariable(FxTracebackAnnotateVariable):
         return self.stream
 
 
+def _is_out_of_tree_device(device_type: str) -> bool:
+    """Whether `device_type` is the PrivateUse1 backend or a device type with a
+    registered interface that is not built in."""
+    from ..device_interface import _BUILTIN_DEVICE_INIT_LIST, device_interfaces
+
+    return device_type not in _BUILTIN_DEVICE_INIT_LIST and (
+        device_type == torch._C._get_privateuse1_backend_name()
+        or device_type in device_interfaces
+    )
+
+
 class StreamVariable(StreamContextVariable):
     """Represents the device-agnostic torch.Stream class.
 
     A stream of an out-of-tree device needs no subclass: its python_type() is
-    the `Stream` class of the device's interface (`stream_type`), and its
-    identity attributes (`stream_id`, `device`, `device_index`, `device_type`,
+    the `Stream` class of the device's interface (`stream_type`) or the class
+    of the stream itself (a plain `torch.Stream`, as device modules and
+    `torch.accelerator.current_stream()` commonly return), and its identity
+    attributes (`stream_id`, `device`, `device_index`, `device_type`,
     `native_handle`) are constants guarded on the stream's source.
     """
 
@@ -420,6 +433,8 @@ class StreamVariable(StreamContextVariable):
     _device_stream_attrs = frozenset(
         {"stream_id", "device", "device_index", "device_type", "native_handle"}
     )
+    # Those of them that a stream keeps from its construction arguments.
+    _device_placement_attrs = frozenset({"device", "device_index", "device_type"})
 
     def __init__(
         self,
@@ -449,6 +464,10 @@ class StreamVariable(StreamContextVariable):
                 stream_type = type(value)
         # The Stream class of an out-of-tree device (None for others).
         self.stream_type = stream_type
+        # Whether the stream belongs to an out-of-tree device, whatever its class.
+        self.out_of_tree = stream_type is not None or _is_out_of_tree_device(
+            value.device.type
+        )
         super().__init__(None, **kwargs)
 
     def python_type(self) -> type:
@@ -461,11 +480,7 @@ class StreamVariable(StreamContextVariable):
     ) -> "VariableTracker":
         if (
             self._device_handle_attr is not None and name == self._device_handle_attr
-        ) or (
-            self.stream_type is not None
-            and self.source
-            and name in self._device_stream_attrs
-        ):
+        ) or (self.out_of_tree and self.source and name in self._device_stream_attrs):
             from ..guards import GuardBuilder, install_guard
 
             if self.source:
@@ -476,6 +491,49 @@ class StreamVariable(StreamContextVariable):
 
             if hasattr(self.value, "native_handle"):
                 return ConstantVariable.create(self.value.native_handle)
+
+        if (
+            self.out_of_tree
+            and name in self._device_placement_attrs
+            and hasattr(self.value, name)
+        ):
+            # Where a stream created in the graph lives is known while tracing.
+            return ConstantVariable.create(getattr(self.value, name))
+
+        if (
+            self.out_of_tree
+            and hasattr(self.value, name)
+            and not callable(getattr(self.value, name))
+        ):
+            device_type = self.value.device.type
+            if name in self._device_stream_attrs:
+                explanation = (
+                    f"The stream of the device '{device_type}' was created in the "
+                    f"compiled function, so its `{name}` is only known when the "
+                    "graph runs."
+                )
+                hints = [
+                    "Create the stream outside the compiled function and pass it "
+                    f"in, or use torch.{device_type}.current_stream() or "
+                    "torch.accelerator.current_stream(): the identity of such a "
+                    "stream is a constant guarded on that stream.",
+                ]
+            else:
+                explanation = (
+                    f"Dynamo reads only {sorted(self._device_stream_attrs)} of a "
+                    f"stream of the out-of-tree device '{device_type}', and calls "
+                    "its methods."
+                )
+                hints = [
+                    f"Read `{name}` outside the compiled function and pass the "
+                    "value in.",
+                ]
+            unimplemented(
+                gb_type="Unsupported attribute of an out-of-tree device's stream",
+                context=f"{type(self.value).__qualname__}.{name} ({device_type})",
+                explanation=explanation,
+                hints=hints,
+            )
 
         return super().var_getattr(tx, name)
 
