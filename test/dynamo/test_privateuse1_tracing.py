@@ -213,6 +213,51 @@ class RuntimeCallTests(_Base):
         for a, e in zip(actual, expected):
             self.assertSameTensors(a, e)
 
+    def test_device_context(self):
+        def fn(x):
+            with torch.extension_device.device(1):
+                a = torch.ones(2, device=DEVICE)
+                with torch.extension_device.device(f"{DEVICE}:0"):
+                    b = x + torch.extension_device.current_device()
+                c = torch.extension_device.current_device()
+            with torch.extension_device.device(None):
+                d = torch.zeros(2, device=DEVICE)
+            return a, b, x + c, d
+
+        expected, actual, _ = self.check(fn, self.x)
+        self.assertEqual([t.device.index for t in expected], [1, 0, 0, 0])
+        for a, e in zip(actual, expected):
+            self.assertSameTensors(a, e)
+
+        backend = EagerAndRecordGraphs()
+        torch.compile(fn, backend=backend, fullgraph=True)(self.x)
+        FileCheck().check(f"torch.ops.streams.set_device('{DEVICE}', 1)").check(
+            f"torch.ops.streams.set_device('{DEVICE}', 0)"
+        ).check(f"torch.ops.streams.set_device('{DEVICE}', 1)").check(
+            f"torch.ops.streams.set_device('{DEVICE}', 0)"
+        ).run(backend.graphs[0].code)
+
+        # A graph break in the body resumes inside the context.
+        def broken(x):
+            with torch.extension_device.device(1):
+                a = torch.ones(2, device=DEVICE)
+                torch._dynamo.graph_break()
+                b = x + torch.extension_device.current_device()
+            return a, b, x + torch.extension_device.current_device()
+
+        counter = CompileCounterWithBackend("eager")
+        for a, e in zip(torch.compile(broken, backend=counter)(self.x), broken(self.x)):
+            self.assertSameTensors(a, e)
+        self.assertEqual(counter.frame_count, 2)
+        self.assertEqual(device_module.current_device(), 0)
+
+        # Under Inductor, the body's factories are on the entered device too.
+        torch._dynamo.reset()
+        actual = torch.compile(fn, fullgraph=True)(self.x)
+        self.assertEqual(device_module.current_device(), 0)
+        for a, e in zip(actual, expected):
+            self.assertSameTensors(a, e)
+
     def test_exchange_device(self):
         def fn(x):
             prev = ExtensionDeviceInterface.exchange_device(1)

@@ -3169,6 +3169,9 @@ class _DeviceTables:
     event_classes: dict[type, str]
     stream_context_classes: dict[type, str]
     autocast_classes: dict[type, str]
+    # The `device` context manager classes of the interface and of the device
+    # module -> device type.
+    device_context_classes: dict[type, str]
 
 
 def _out_of_tree_devices_possible() -> bool:
@@ -3295,6 +3298,7 @@ def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
     event_classes: dict[type, str] = {}
     stream_context_classes: dict[type, str] = {}
     autocast_classes: dict[type, str] = {}
+    device_context_classes: dict[type, str] = {}
     kinds: dict[Any, str] = {}
     for name, device_interface, module in out_of_tree:
         device_kinds: dict[Any, str] = {}
@@ -3330,6 +3334,10 @@ def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
         autocast_cls = getattr(getattr(module, "amp", None), "autocast", None)
         if _strict_subclass(autocast_cls, torch.amp.autocast_mode.autocast):
             autocast_classes.setdefault(autocast_cls, name)
+        for owner in (device_interface, module):
+            device_cls = getattr(owner, "device", None)
+            if isinstance(device_cls, type) and hasattr(device_cls, "__enter__"):
+                device_context_classes.setdefault(device_cls, name)
     # Rules registered for a device type that is not registered (yet) apply too.
     for name, rules in list(_device_trace_rules.items()):
         for fn, kind in rules.items():
@@ -3365,6 +3373,7 @@ def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
         event_classes,
         stream_context_classes,
         autocast_classes,
+        device_context_classes,
     )
 
 

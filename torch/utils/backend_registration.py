@@ -153,8 +153,10 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     ``is_available``, ``device_count`` and ``get_device_properties`` are constant-folded
     (the properties object must be immutable); ``current_device`` and ``is_initialized``
     are constant-folded with a guard; ``current_stream``, ``synchronize``, ``stream``
-    (returning a context manager of class ``StreamContext``, with a ``stream`` attribute)
-    and ``set_device`` are traced into the graph; ``get_rng_state``, ``set_rng_state``,
+    (returning a context manager of class ``StreamContext``, with a ``stream`` attribute),
+    ``set_device`` and the context manager class ``device`` (taking a device, an index or
+    ``None``; traced as ``set_device`` on entry and exit, its own methods are not run) are
+    traced into the graph; ``get_rng_state``, ``set_rng_state``,
     ``manual_seed``, ``seed``, ``initial_seed`` (and their ``_all`` variants) are never traced;
     ``amp.autocast(enabled, dtype, cache_enabled)``, a subclass of ``torch.autocast``, is
     traced like ``torch.autocast("foo")``. Other functions get their rules from

@@ -885,6 +885,142 @@ class AcceleratorDeviceIndexVariable(GenericDeviceVariable):
         return torch.accelerator.device_index
 
 
+class OutOfTreeDeviceVariable(ContextWrappingVariable):
+    """`with torch.<device>.device(i):` of an out-of-tree device, whose `device`
+    class (of its interface or device module) enters `i` and restores the
+    previous device on exit.
+
+    Like `torch.<device>.set_device(i)`, entering switches the current device
+    while tracing, so that the body is traced on device `i`, and puts
+    `torch.ops.streams.set_device(device_type, i)` in the graph; exiting puts
+    back the device current at entry, on which the frame is guarded. A device
+    of `None` or a negative index makes the context a no-op.
+    """
+
+    _nonvar_fields = {
+        "device_type",
+        "context_class",
+        *ContextWrappingVariable._nonvar_fields,
+    }
+
+    def __init__(
+        self,
+        device_type: str,
+        context_class: type,
+        target_values: Any,
+        initial_values: Any | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(target_values, initial_values, **kwargs)
+        self.device_type = device_type
+        self.context_class = context_class
+
+    @classmethod
+    def create(
+        cls,
+        tx: "InstructionTranslatorBase",
+        device_type: str,
+        context_class: type,
+        device: Any,
+        **kwargs: Any,
+    ) -> "OutOfTreeDeviceVariable":
+        if device is None:
+            index = -1
+        elif isinstance(device, int):
+            index = device
+        else:
+            try:
+                device = torch.device(device)
+            except (RuntimeError, TypeError) as err:
+                raise TypeError(
+                    f"{context_class.__qualname__}() expects a device, a device "
+                    f"index or None, got {device!r}"
+                ) from err
+            if device.type != device_type:
+                raise ValueError(
+                    f"{context_class.__qualname__}() expects a '{device_type}' "
+                    f"device, got {device}"
+                )
+            index = device.index
+        module = cls._device_module(device_type)
+        if index is None:
+            index = module.current_device()
+        return cls(device_type, context_class, target_values=[index], **kwargs)
+
+    @staticmethod
+    def _device_module(device_type: str) -> Any:
+        """`torch.<device_type>`, which must have current_device() and
+        set_device()."""
+        module = getattr(torch, device_type, None)
+        for name in ("current_device", "set_device"):
+            if not callable(getattr(module, name, None)):
+                unimplemented(
+                    gb_type="device module function missing",
+                    context=f"torch.{device_type}.{name}",
+                    explanation=f"Dynamo needs torch.{device_type}.{name}() to "
+                    f"trace a device context of the device '{device_type}', and "
+                    "the device module does not provide it.",
+                    hints=[
+                        f"Give the device module torch.{device_type} "
+                        "current_device() and set_device(), like torch.cuda's.",
+                    ],
+                )
+        return module
+
+    def _set_device_node(self, tx: "InstructionTranslatorBase", index: int) -> None:
+        tx.output.create_proxy(
+            "call_function",
+            torch.ops.streams.set_device,
+            (self.device_type, index),
+            {},
+        )
+
+    def enter(self, tx: "InstructionTranslatorBase") -> VariableTracker:
+        from ..source import AttrSource, CallFunctionNoArgsSource, ImportSource
+
+        (index,) = self.target_values
+        if index < 0:
+            self.set_cleanup_hook(tx, lambda: None)
+            return variables.ConstantVariable.create(None)
+        module = self._device_module(self.device_type)
+        install_guard(
+            CallFunctionNoArgsSource(
+                AttrSource(
+                    AttrSource(ImportSource("torch"), self.device_type),
+                    "current_device",
+                )
+            ).make_guard(GuardBuilder.EQUALS_MATCH)
+        )
+        prev = module.current_device()
+        self.initial_values = [prev]
+        module.set_device(index)
+        self.set_cleanup_hook(tx, lambda: module.set_device(prev))
+        self._set_device_node(tx, index)
+        return variables.ConstantVariable.create(None)
+
+    def exit(
+        self, tx: "InstructionTranslatorBase", *args: VariableTracker
+    ) -> VariableTracker:
+        self.cleanup_assert()
+        if self.initial_values:
+            self._set_device_node(tx, self.initial_values[0])
+        return variables.ConstantVariable.create(None)
+
+    def reconstruct_type(self, codegen: "PyCodegen") -> None:
+        codegen.load_import_from(
+            self.context_class.__module__, self.context_class.__qualname__
+        )
+
+    def module_name(self) -> str:
+        return self.context_class.__module__
+
+    def fn_name(self) -> str:
+        return self.context_class.__qualname__
+
+    def python_type(self) -> type:
+        return self.context_class
+
+
 _device_context_manager_map: dict[type, type[GenericDeviceVariable]] = {
     torch.cuda.device: CUDADeviceVariable,
     torch.xpu.device: XPUDeviceVariable,

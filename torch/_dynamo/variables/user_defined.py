@@ -1086,6 +1086,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         from ..side_effects import SideEffects
+        from ..trace_rules import _device_tables
         from .builder import SourcelessBuilder, wrap_fx_proxy
         from .ctx_manager import (
             GenericContextWrappingVariable,
@@ -1242,6 +1243,27 @@ class UserDefinedClassVariable(UserDefinedVariable):
                     f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
                 )
             return variable_cls.create(tx, args[0].as_python_constant())
+        elif (
+            len(args) + len(kwargs) == 1
+            and kwargs.keys() <= {"device"}
+            and (
+                device_context_type := _device_tables().device_context_classes.get(
+                    self.value
+                )
+            )
+            is not None
+        ):
+            from .ctx_manager import OutOfTreeDeviceVariable
+
+            device_vt = kwargs["device"] if kwargs else args[0]
+            if not device_vt.is_python_constant():
+                raise_type_error(
+                    tx,
+                    f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
+                )
+            return OutOfTreeDeviceVariable.create(
+                tx, device_context_type, self.value, device_vt.as_python_constant()
+            )
         elif (
             issubclass(type(self.value), type)
             and hasattr(
