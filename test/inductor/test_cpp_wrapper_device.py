@@ -32,6 +32,7 @@ from torch._inductor.codegen.common import (
     register_device_op_overrides,
 )
 from torch._inductor.codegen.cpp_wrapper_gpu import CppWrapperGpu
+from torch._inductor.exc import InductorError
 from torch._inductor.graph import GraphLowering
 from torch._inductor.utils import get_gpu_type, run_and_get_code
 from torch._inductor.virtualized import V
@@ -296,6 +297,27 @@ class CppWrapperDeviceCompileTests(TestCase):
         # Matrix products go through the device's own C shim.
         FileCheck().check("aoti_torch_extension_device_addmm_out(").run(code)
         FileCheck().check("aoti_torch_extension_device_mm_out(").run(code)
+
+    def test_side_stream_is_refused_before_codegen(self):
+        def fn(x):
+            s = torch.extension_device.Stream()
+            with torch.extension_device.stream(s):
+                y = x + 1
+            return y * 2
+
+        (x,) = self.inputs()[:1]
+        expected = fn(x)
+        actual, _ = self.compile(fn, x, cpp_wrapper=False)
+        self.assertEqual(actual.cpu(), expected.cpu())
+        torch._dynamo.reset()
+        with self.assertRaisesRegex(
+            InductorError,
+            r"NotImplementedError: The C\+\+ wrapper \(cpp_wrapper=True\) cannot "
+            r"run a graph with work on a side stream of the device 'extension_device' \(a `with "
+            r"torch.extension_device.stream\(s\):` region.*"
+            r"Compile this graph with the Python wrapper \(cpp_wrapper=False\)",
+        ):
+            self.compile(fn, x, cpp_wrapper=True)
 
     def test_gpu_class_device_guard(self):
         register_compile_backend(DEVICE, ExtensionGpuDeviceInterface)

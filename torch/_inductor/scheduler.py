@@ -4357,6 +4357,35 @@ class Scheduler:
             stream_idx != DEFAULT_STREAM_IDX
             for stream_idx in self.node_to_stream.values()
         )
+        if self._multi_stream_nodes and V.graph.cpp_wrapper:
+            self._check_side_streams_in_cpp_wrapper()
+
+    def _check_side_streams_in_cpp_wrapper(self) -> None:
+        """The C++ wrapper has no stream contexts: for an out-of-tree device,
+        fail before generating code that would not compile, naming the limit
+        and the way around it.  Built-in devices keep failing where they do
+        in the generated code."""
+        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+
+        from .stream_constants import DEFAULT_STREAM_IDX
+
+        device_types = OrderedSet(
+            device.type
+            for node, stream_idx in self.node_to_stream.items()
+            if stream_idx != DEFAULT_STREAM_IDX
+            and (device := node.get_device()) is not None
+        )
+        out_of_tree = [t for t in device_types if t not in _BUILTIN_DEVICE_INIT_LIST]
+        if not out_of_tree:
+            return
+        raise NotImplementedError(
+            "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
+            f"side stream of the device '{out_of_tree[0]}' (a `with "
+            f"torch.{out_of_tree[0]}.stream(s):` region in the compiled function): "
+            "it has no stream contexts. Compile this graph with the Python wrapper "
+            "(cpp_wrapper=False), or keep the side-stream work outside the compiled "
+            "function."
+        )
 
     def _has_multi_stream_nodes(self) -> bool:
         """Check if any nodes are assigned to non-default streams."""
