@@ -147,6 +147,10 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     after the device registries change. Register your ``DeviceOperatorPolicy``
     (``torch._inductor.device_operator_policy``), if any, in the same loader: a compile loads
     it before resolving the policy, in the compiling process and in a compile subprocess.
+    If kernels generated for "foo" may only touch device memory inside a guard of yours, have
+    your ``DeviceOpOverrides.kernel_call_guard(kernel_name)`` return an expression of it (e.g.
+    ``"torch.foo.memory_guard()"``): Inductor's Python wrapper runs each generated kernel call
+    inside ``with <expression>:``.
 
     Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
     BackendModule API's like their ``torch.cuda`` counterparts, when present:

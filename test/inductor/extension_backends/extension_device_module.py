@@ -45,6 +45,7 @@ __all__ = [
     "is_available",
     "is_bf16_supported",
     "is_initialized",
+    "kernel_guard",
     "manual_seed",
     "manual_seed_all",
     "max_memory_allocated",
@@ -291,6 +292,32 @@ def recorded_stream(event: torch.Event) -> Stream | None:
     """
     triple = _C.recorded_stream(event)
     return None if triple is None else _stream_from_triple(triple)
+
+
+class kernel_guard:
+    """Context manager that a backend may have Inductor's Python wrapper enter
+    around each generated kernel call (``DeviceOpOverrides.kernel_call_guard``),
+    as OpenReg does with the memory guard outside which its device memory is
+    unreadable from the host.
+
+    Not part of the usual device-module API: it only keeps count, so tests can
+    check that every kernel call ran inside it.  ``entered`` lists the kernel
+    names of the guards entered, in order; ``depth`` is the number of guards
+    currently entered.
+    """
+
+    entered: list[str] = []
+    depth = 0
+
+    def __init__(self, kernel_name: str) -> None:
+        self.kernel_name = kernel_name
+
+    def __enter__(self) -> None:
+        kernel_guard.depth += 1
+        kernel_guard.entered.append(self.kernel_name)
+
+    def __exit__(self, *exc_info: object) -> None:
+        kernel_guard.depth -= 1
 
 
 # ---------------------------------------------------------------------------

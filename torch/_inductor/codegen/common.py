@@ -373,6 +373,23 @@ class DeviceOpOverrides:
     def device_guard(self, device_idx: int) -> str:
         raise NotImplementedError
 
+    def kernel_call_guard(self, kernel_name: str) -> str:
+        """
+        A Python expression for a context manager that the Python wrapper
+        enters around each call of a kernel it generated for this device
+        (``kernel_name``, e.g. ``"cpp_fused_add_0"``): the wrapper writes
+        ``with <expression>:`` and the call indented under it.  For a backend
+        whose device memory may only be touched inside a guard of its own
+        (``"torch.<device>.memory_guard()"``); the expression is evaluated in
+        the generated module, which imports ``torch``.
+
+        Default: ``""``, nothing is written around the call.  Asked while the
+        Python wrapper's code is generated, once per kernel call; the C++
+        wrapper does not ask.  Calls of extern kernels and ATen fallbacks go
+        through the dispatcher and are not wrapped.
+        """
+        return ""
+
     def current_stream(self) -> str:
         raise NotImplementedError
 

@@ -70,6 +70,7 @@ from ..utils import (
 )
 from ..virtualized import V
 from .common import (
+    _find_device_op_overrides,
     _uses_gpu_cpp_wrapper,
     ArgName,
     CodeGen,
@@ -716,6 +717,12 @@ class KernelCallLine(WrapperLine):
     current_stream_idx: int | None = None
 
     def codegen(self, code: IndentedBuffer) -> None:
+        guard = ""
+        if not V.graph.cpp_wrapper:
+            guard = _kernel_call_guard(self.device, self.kernel_name)
+        if guard:
+            code.writeline(f"with {guard}:")
+            code.do_indent()
         self.wrapper._generate_kernel_call_helper(
             self.kernel_name,
             self.call_args,
@@ -730,9 +737,27 @@ class KernelCallLine(WrapperLine):
             original_fxnode_name=self.original_fxnode_name,
             current_stream_idx=self.current_stream_idx,
         )
+        if guard:
+            code.do_unindent()
 
     def codegen_fx(self, converter: FxConverter) -> FxConversionFunc:
         return converter._generate_kernel_call
+
+
+def _kernel_call_guard(device: torch.device, kernel_name: str) -> str:
+    """`DeviceOpOverrides.kernel_call_guard(kernel_name)` of `device`'s type;
+    "" for a device without overrides."""
+    overrides = _find_device_op_overrides(device.type)
+    if overrides is None:
+        return ""
+    guard = overrides.kernel_call_guard(kernel_name)
+    if not isinstance(guard, str):
+        raise TypeError(
+            f"{type(overrides).__qualname__}.kernel_call_guard({kernel_name!r}) "
+            f"of the device '{device.type}' must return a str (a context manager "
+            f"expression, or \"\" for none), got {guard!r}"
+        )
+    return guard
 
 
 @dataclasses.dataclass
