@@ -423,18 +423,41 @@ class DeclaringFeaturesTest(ExtensionDeviceTestBase):
                 expected[feature] = True
                 self.assertEqual(_device_lists(), expected)
 
-    def test_not_declaring_turns_every_list_off(self):
-        self.register(ExtensionDeviceInterface)
+    def test_an_override_declaring_nothing_turns_every_list_off(self):
+        self.register(_features_interface(name="Declining"))
         self.assertEqual(_device_lists(), dict.fromkeys(_device_lists(), False))
         self.assertFalse(_device_has_foreach_support(torch.device(DEVICE)))
+
+    def test_an_interface_without_override_keeps_the_default_answers(self):
+        # A backend written before backend_features() existed (torch_npu,
+        # torch_mlu and OpenReg register such interfaces) keeps what the
+        # lists answer for a PrivateUse1 backend without an interface.
+        for interface in (
+            ExtensionDeviceInterface,
+            type("GpuClass", (ExtensionDeviceInterface,), {"is_gpu": staticmethod(lambda: True)}),
+        ):
+            with self.subTest(interface.__name__):
+                self.register(interface)
+                self.assertEqual(
+                    _device_lists(),
+                    {
+                        "FOREACH_KERNELS": True,
+                        "FUSED_OPTIMIZER": True,
+                        "CAPTURABLE_OPTIMIZER": True,
+                        "HALF_PRECISION_FFT": False,
+                    },
+                )
+                self.assertTrue(_device_has_foreach_support(torch.device(DEVICE)))
 
     def test_late_registration_and_reregistration(self):
         # Cached without an interface, then each registration is seen.
         self.assertTrue(_device_lists()["FUSED_OPTIMIZER"])
-        self.register(ExtensionDeviceInterface)
+        self.register(_features_interface(name="Declining"))
         self.assertFalse(_device_lists()["FUSED_OPTIMIZER"])
         self.register(_features_interface(BF.FUSED_OPTIMIZER))
         self.assertTrue(_device_lists()["FUSED_OPTIMIZER"])
+        self.register(ExtensionDeviceInterface)
+        self.assertTrue(_device_lists()["FOREACH_KERNELS"])
 
     def test_answer_is_cached_per_registry_change(self):
         calls = []
@@ -530,8 +553,17 @@ class OptimizerOnExtensionDeviceTest(ExtensionDeviceTestBase):
         norm = torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
         self.assertEqual(norm.cpu(), torch.tensor(6.0))
 
-    def test_undeclared_optimizer_features_keep_the_slow_path_or_fail_clearly(self):
+    def test_default_optimizer_features_of_an_interface_without_override(self):
         self.register(ExtensionDeviceInterface)
+        param = torch.zeros(2, device=DEVICE)
+        self.assertEqual(_default_to_fused_or_foreach([param], False), (False, True))
+        expected = _adam_step("cpu")
+        for kwargs in ({}, {"fused": True}, {"capturable": True}):
+            with self.subTest(**kwargs):
+                self.assertEqual(_adam_step(DEVICE, **kwargs), expected)
+
+    def test_undeclared_optimizer_features_keep_the_slow_path_or_fail_clearly(self):
+        self.register(_features_interface(name="Declining"))
         param = torch.zeros(2, device=DEVICE)
         # foreach=None: the single-tensor implementation, as on any device
         # without foreach kernels.
@@ -566,7 +598,7 @@ class OptimizerOnExtensionDeviceTest(ExtensionDeviceTestBase):
         torch._dynamo.reset()
         self.addCleanup(torch._dynamo.reset)
         for interface in (
-            ExtensionDeviceInterface,
+            _features_interface(name="Declining"),
             _features_interface(BF.FOREACH_KERNELS),
         ):
             with self.subTest(interface.__name__):
@@ -595,9 +627,11 @@ class OptimizerOnExtensionDeviceTest(ExtensionDeviceTestBase):
 
     def test_fft_half_precision(self):
         device = torch.device(DEVICE)
-        self.register(ExtensionDeviceInterface)
-        with self.assertRaisesRegex(RuntimeError, "Unsupported dtype torch.float16"):
-            _promote_type_fft(torch.float16, True, device)
+        for interface in (ExtensionDeviceInterface, _features_interface(name="Declining")):
+            with self.subTest(interface.__name__):
+                self.register(interface)
+                with self.assertRaisesRegex(RuntimeError, "Unsupported dtype torch.float16"):
+                    _promote_type_fft(torch.float16, True, device)
         self.register(_features_interface(BF.HALF_PRECISION_FFT))
         self.assertIs(_promote_type_fft(torch.float16, True, device), torch.complex32)
         self.assertIs(_promote_type_fft(torch.float16, False, device), torch.float16)

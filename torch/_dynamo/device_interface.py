@@ -339,8 +339,11 @@ class DeviceInterface:
         `BackendFeature` members declares nothing (logged once). It is
         sampled when Inductor refreshes `GPU_TYPES` (every registry change),
         per softmax pattern match, and, for the PrivateUse1 backend, once per
-        registry change by the optimizer and FFT device lists (a backend with
-        no interface keeps their torch 2.13 answers).
+        registry change by the optimizer and FFT device lists. Those lists
+        name the PrivateUse1 backend by default (foreach, fused and
+        capturable optimizers; not half-precision FFT): for a backend whose
+        interface does not override this method the default stands, and an
+        override decides, opting in or out member by member.
 
         Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set:
         no framework capability beyond being GPU-class. Every in-tree interface

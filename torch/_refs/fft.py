@@ -68,10 +68,9 @@ def _promote_type_fft(
         dtype = torch.get_default_dtype()
 
     allowed_types = [torch.float32, torch.float64]
-    # torch 2.13's names, kept literal and pinned equal to the in-tree
-    # interfaces that declare BackendFeature.HALF_PRECISION_FFT by
-    # test_backend_features; meta; and the PrivateUse1 backend if its
-    # interface declares it.
+    # The in-tree interfaces that declare BackendFeature.HALF_PRECISION_FFT,
+    # named literally; meta; and the PrivateUse1 backend if its
+    # DeviceInterface overrides backend_features() to declare it.
     maybe_support_half = device.type in [
         "cuda",
         "meta",

@@ -15,9 +15,11 @@ def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
     r"""
     Whether the DeviceInterface of the renamed PrivateUse1 backend ``name``
     declares ``feature`` (the name of a framework-level ``BackendFeature``
-    member) in its ``backend_features()``, read through a probe (a broken
-    override declares nothing); None when the backend has no interface: none
-    is registered for it and lazy discovery finds none.
+    member) in its override of ``backend_features()``, read through a probe (a
+    broken override declares nothing); None when the backend leaves the
+    answer to the caller's default: it has no interface (none is registered
+    for it and lazy discovery finds none), or its interface keeps
+    ``DeviceInterface.backend_features`` as is.
 
     The declared set is computed once per registry change (and per
     ``torch.<name>`` module), so that the device lists below stay cheap on
@@ -39,14 +41,16 @@ def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
         from torch._inductor.utils import _backend_features_of_interface
 
         generation = device_interface._registry_generation
+        features: frozenset[str] | None = None
         try:
             interface = device_interface.get_interface_for_device(name)
         except NotImplementedError:
-            features = None
+            pass
         else:
-            features = frozenset(
-                f.name for f in _backend_features_of_interface(interface)
-            )
+            if not device_interface._is_base_default(interface, "backend_features"):
+                features = frozenset(
+                    f.name for f in _backend_features_of_interface(interface)
+                )
         cached = (name, module, generation, features)
         _privateuse1_features_cache = cached
     return None if cached[3] is None else feature in cached[3]
@@ -61,12 +65,13 @@ def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
     ``[name]`` of the PrivateUse1 backend if it supports ``feature`` (the name
     of a framework-level ``BackendFeature`` member), else ``[]``.
 
-    A backend with a DeviceInterface (registered, or found by lazy discovery)
-    decides through it: ``feature`` must be in its ``backend_features()``. A
-    backend without one gets ``default``, the answer of torch 2.13, whose
-    lists named the PrivateUse1 backend unconditionally or not at all; so does
-    PrivateUse1 while it is not renamed, without looking at the device
-    registry (``torch._dynamo`` is not imported for it).
+    A backend whose DeviceInterface (registered, or found by lazy discovery)
+    overrides ``backend_features()`` decides through it: ``feature`` must be
+    in the set it returns. A backend without an interface, or whose interface
+    keeps the default ``backend_features()``, gets ``default``: the list
+    names the PrivateUse1 backend unconditionally or not at all, whatever it
+    registered. So does PrivateUse1 while it is not renamed, without looking
+    at the device registry (``torch._dynamo`` is not imported for it).
     """
     name = torch._C._get_privateuse1_backend_name()
     if name != "privateuseone":
@@ -79,11 +84,10 @@ def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
 def _get_foreach_kernels_supported_devices() -> list[str]:
     r"""Return the device type list that supports foreach kernels.
 
-    The in-tree device types are torch 2.13's names, kept literal and pinned
-    equal to the in-tree interfaces that declare
-    ``BackendFeature.FOREACH_KERNELS`` by test_backend_features; then the
-    PrivateUse1 backend if its interface declares it, or if it has no
-    interface (as in torch 2.13).
+    The in-tree device types are named literally and equal the in-tree
+    interfaces that declare ``BackendFeature.FOREACH_KERNELS``; then the
+    PrivateUse1 backend, unless its DeviceInterface overrides
+    ``backend_features()`` without declaring that member.
     """
     return [
         "cuda",
@@ -96,11 +100,11 @@ def _get_foreach_kernels_supported_devices() -> list[str]:
 def _get_fused_kernels_supported_devices() -> list[str]:
     r"""Return the device type list that supports fused kernels in optimizer.
 
-    The in-tree device types are torch 2.13's names, kept literal and pinned
-    equal to the in-tree interfaces that declare
-    ``BackendFeature.FUSED_OPTIMIZER`` by test_backend_features, plus hpu
-    (which registers no interface); then the PrivateUse1 backend if its
-    interface declares it, or if it has no interface (as in torch 2.13).
+    The in-tree device types are named literally and equal the in-tree
+    interfaces that declare ``BackendFeature.FUSED_OPTIMIZER``, plus hpu
+    (which registers no interface); then the PrivateUse1 backend, unless its
+    DeviceInterface overrides ``backend_features()`` without declaring that
+    member.
     """
     return [
         "mps",
