@@ -23,15 +23,19 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 import torch._inductor.config as inductor_config
-from torch._inductor import cpp_builder
+from torch._inductor import codecache, cpp_builder
 from torch._inductor.codegen.common import (
     _find_device_op_overrides,
     _uses_gpu_cpp_wrapper,
     DeviceOpOverrides,
     get_device_op_overrides,
+    register_backend_for_device,
     register_device_op_overrides,
 )
+from torch._inductor.codegen.cpp import CppScheduling
+from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.cpp_wrapper_gpu import CppWrapperGpu
+from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 from torch._inductor.exc import InductorError
 from torch._inductor.graph import GraphLowering
 from torch._inductor.utils import get_gpu_type, run_and_get_code
@@ -389,6 +393,138 @@ class CppWrapperDeviceCompileTests(TestCase):
         self.assertEqual(on_cpu, c.sin() + 1)
         FileCheck().check_count("async_compile.cpp_pybinding(", 2, exactly=True).run(code)
         FileCheck().check_count(f"device_type='{DEVICE}')", 1, exactly=True).run(code)
+
+
+class HeaderlessOverrides(ExtensionDeviceOpOverrides):
+    """The device's overrides without its C++ build options, so that its own
+    ``cpp_wrapper/<device>.h`` is on no include directory."""
+
+    def get_cpp_torch_device_options(self, aot_mode, compile_only):
+        return None
+
+
+class HostMemoryWrapper(CppWrapperCpu):
+    """A wrapper class that maps the device to cpu's runtime header, as a
+    backend whose memory is host memory and that reuses CPU kernels does."""
+
+    @staticmethod
+    def get_device_include_path_jit(device):
+        return CppWrapperCpu.get_device_include_path_jit("cpu")
+
+    @staticmethod
+    def get_device_include_path_aot(device):
+        return CppWrapperCpu.get_device_include_path_aot("cpu")
+
+
+CPU_HEADER = "torch/csrc/inductor/cpp_wrapper/cpu.h"
+DEVICE_HEADER = f"torch/csrc/inductor/cpp_wrapper/{DEVICE}.h"
+MISSING_HEADER = (
+    rf"The C\+\+ wrapper of device '{DEVICE}' includes <{DEVICE_HEADER}> "
+    r"\(CppWrapperCpu.get_device_include_path_jit\), which is on none of the "
+    r"device's C\+\+ include directories. Either ship that header .* in a "
+    r"directory the device's C\+\+ build options add .*; or register with "
+    r"register_backend_for_device\(\) a C\+\+ wrapper class whose "
+    r"get_device_include_path_jit\(\) returns the header to include, e.g. "
+    r"cpu's runtime header"
+)
+
+
+class CppWrapperHeaderTests(TestCase):
+    """The C++ wrapper header of an out-of-tree device comes from one resolver
+    (``codecache._get_cpp_wrapper_header``), which code generation and the
+    precompiled-header step share and which honours the registered wrapper
+    class."""
+
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        register_compile_backend(DEVICE)
+
+    def register_wrapper(self, wrapper, overrides=None):
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen, wrapper)
+        register_device_op_overrides(DEVICE, overrides or HeaderlessOverrides(DEVICE))
+
+    def compile(self, fn, *args, precompile_headers):
+        with inductor_config.patch(
+            cpp_wrapper=True,
+            fx_graph_cache=False,
+            cpp_cache_precompile_headers=precompile_headers,
+        ):
+            result, code = run_and_get_code(torch.compile(fn), *args)
+        return result, "\n".join(code)
+
+    def test_resolver_answers(self):
+        self.assertEqual(codecache._get_cpp_wrapper_header(DEVICE), DEVICE_HEADER)
+        self.assertEqual(codecache._get_cpp_wrapper_header(f"{DEVICE}:1"), DEVICE_HEADER)
+        self.register_wrapper(HostMemoryWrapper)
+        self.assertEqual(codecache._get_cpp_wrapper_header(DEVICE), CPU_HEADER)
+        self.assertEqual(
+            codecache._get_cpp_wrapper_header(DEVICE, aot_mode=True),
+            "torch/csrc/inductor/aoti_include/cpu.h",
+        )
+        # In-tree devices keep their answers.
+        self.assertEqual(codecache._get_cpp_wrapper_header("cpu"), CPU_HEADER)
+        self.assertEqual(
+            codecache._get_cpp_wrapper_header("cuda:0", aot_mode=True),
+            "torch/csrc/inductor/aoti_include/cuda.h",
+        )
+
+    def test_instance_method_and_absolute_path_overrides(self):
+        header = Path(tempfile.mkdtemp()) / "vendor_wrapper.h"
+        self.addCleanup(shutil.rmtree, header.parent)
+        header.write_text("#pragma once\n")
+
+        class VendorWrapper(CppWrapperCpu):
+            def get_device_include_path_jit(self, device):
+                return f'#include "{header}"'
+
+        self.register_wrapper(VendorWrapper)
+        self.assertEqual(codecache._get_cpp_wrapper_header(DEVICE), str(header))
+
+    def test_not_an_include_line(self):
+        class Broken(CppWrapperCpu):
+            @staticmethod
+            def get_device_include_path_jit(device):
+                return "torch/csrc/inductor/cpp_wrapper/cpu.h"
+
+        self.register_wrapper(Broken)
+        with self.assertRaisesRegex(
+            RuntimeError,
+            r"Broken.get_device_include_path_jit\('extension_device'\) returned "
+            r"'torch/csrc/inductor/cpp_wrapper/cpu.h'; expected an '#include <header>' line",
+        ):
+            codecache._get_cpp_wrapper_header(DEVICE)
+
+    def test_wrapper_class_maps_the_device_to_cpus_header(self):
+        self.register_wrapper(HostMemoryWrapper)
+        args = [torch.randn(4, 8, device=DEVICE) for _ in range(3)]
+
+        def fn(a, b, c):
+            return (a * b + c).relu()
+
+        expected = fn(*args)
+        for precompile_headers in (True, False):
+            with self.subTest(precompile_headers=precompile_headers):
+                torch._dynamo.reset()
+                actual, code = self.compile(fn, *args, precompile_headers=precompile_headers)
+                self.assertEqual(actual.device, expected.device)
+                self.assertEqual(actual.cpu(), expected.cpu())
+                FileCheck().check(f"#include <{CPU_HEADER}>").check_not(
+                    DEVICE_HEADER
+                ).run(code)
+
+    def test_missing_header_fails_before_the_compiler_runs(self):
+        self.register_wrapper(CppWrapperCpu)
+        with self.assertRaisesRegex(RuntimeError, MISSING_HEADER):
+            codecache._get_cpp_wrapper_header(DEVICE)
+        a = torch.randn(4, device=DEVICE)
+        for precompile_headers in (True, False):
+            with self.subTest(precompile_headers=precompile_headers):
+                torch._dynamo.reset()
+                with self.assertRaisesRegex(Exception, MISSING_HEADER):
+                    self.compile(lambda x: x.sin() + 1, a, precompile_headers=precompile_headers)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import functools
 import hashlib
 import importlib
 import importlib.resources
+import inspect
 import io
 import itertools
 import json
@@ -49,6 +50,7 @@ import torch._library.opaque_object as opaque_object
 import torch.distributed as dist
 from torch import SymInt, Tensor
 from torch._dynamo.device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
     _is_base_default,
     _register_registry_change_callback,
     _safe_probe,
@@ -3696,14 +3698,87 @@ def _get_cpp_prefix_header(device: str) -> str | None:
 
 def _get_cpp_wrapper_header(device: str, aot_mode: bool = False) -> str:
     """Given a device type (and optionally whether we're in AOT Inductor mode), returns
-    the path to the cpp_wrapper header file to be precompiled."""
+    the path to the cpp_wrapper header file to be precompiled.
+
+    The C++ wrapper's code generation includes the same header: for an
+    out-of-tree device it is what the device's registered C++ wrapper class
+    answers (see ``_out_of_tree_cpp_wrapper_header``)."""
     base_device = device.split(":", maxsplit=1)[0]
+    if base_device not in _BUILTIN_DEVICE_INIT_LIST:
+        return _out_of_tree_cpp_wrapper_header(base_device, aot_mode)
     is_array_ref = config.aot_inductor.allow_stack_allocation and base_device == "cpu"
     return (
         "torch/csrc/inductor/"
         f"{'aoti_include' if aot_mode else 'cpp_wrapper'}/"
         f"{'array_ref' if is_array_ref else base_device}.h"
     )
+
+
+_INCLUDE_LINE = re.compile(r'\s*#\s*include\s*[<"]([^>"]+)[>"]\s*$')
+
+
+def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
+    """
+    The header the C++ wrapper of the out-of-tree device type ``device``
+    includes: the one named by the ``get_device_include_path_jit(device)``
+    (``get_device_include_path_aot`` in AOT mode) of the device's registered
+    C++ wrapper class, as an ``#include`` line (``CppWrapperCpu`` answers
+    ``torch/csrc/inductor/{cpp_wrapper,aoti_include}/<device>.h``). The
+    wrapper's code generation and the precompiled-header step both ask here.
+
+    Raises ``RuntimeError`` if the answer is not an ``#include`` line, or if
+    the header is on none of the device's C++ include directories (its C++
+    build options, ``CPATH``, ``CPLUS_INCLUDE_PATH``), so that a missing
+    header fails before the compiler runs, naming the two ways to provide it.
+    """
+    from .codegen.common import get_wrapper_codegen_for_device
+    from .codegen.cpp_wrapper_cpu import CppWrapperCpu
+
+    kind = "aot" if aot_mode else "jit"
+    method_name = f"get_device_include_path_{kind}"
+    wrapper = get_wrapper_codegen_for_device(device, cpp_wrapper=True)
+    if not isinstance(wrapper, type) or not hasattr(wrapper, method_name):
+        wrapper = CppWrapperCpu
+    method = inspect.getattr_static(wrapper, method_name)
+    if isinstance(method, (staticmethod, classmethod)):
+        line = getattr(wrapper, method_name)(device)
+    else:
+        # Declared as an instance method: it answers from the class alone.
+        line = method(wrapper, device)
+    match = _INCLUDE_LINE.match(line) if isinstance(line, str) else None
+    if match is None:
+        raise RuntimeError(
+            f"{wrapper.__name__}.{method_name}({device!r}) returned {line!r}; "
+            "expected an '#include <header>' line naming the C++ wrapper header "
+            f"of device '{device}'"
+        )
+    header = match.group(1)
+    if os.path.isabs(header):
+        searched = [""]
+    else:
+        searched = CppTorchDeviceOptions(
+            device_type=device, aot_mode=aot_mode, compile_only=True
+        ).get_include_dirs()
+        for variable in ("CPATH", "CPLUS_INCLUDE_PATH"):
+            searched += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
+    if not any(os.path.isfile(os.path.join(d, header)) for d in searched):
+        cpu_line = CppWrapperCpu.get_device_include_path_jit("cpu")
+        raise RuntimeError(
+            f"The C++ wrapper of device '{device}' includes <{header}> "
+            f"({wrapper.__name__}.{method_name}), which is on none of the device's "
+            "C++ include directories. Either ship that header (it includes "
+            "<torch/csrc/inductor/cpp_wrapper/common.h> or cpu's runtime header, "
+            "and defines the device's C shim aoti_torch_<device>_<op>) in a "
+            "directory the device's C++ build options add "
+            "(DeviceInterface.get_cpp_device_options(), "
+            "DeviceOpOverrides.get_cpp_torch_device_options() or "
+            "torch._inductor.cpp_builder.register_cpp_device_options()); or "
+            "register with register_backend_for_device() a C++ wrapper class "
+            f"whose {method_name}() returns the header to include, e.g. cpu's "
+            f"runtime header ({cpu_line!r}) for a device whose memory is host "
+            "memory and whose kernels the C++ backend generates"
+        )
+    return header
 
 
 def _resolve_needs_vec_isa(

@@ -463,8 +463,19 @@ class CppWrapperCpu(PythonWrapperCodegen):
 
         # Add the default header for this device, plus any C-shim extensions that are
         # present.
-        self.header.splice_jit(self.get_device_include_path_jit(device))
-        self.header.splice_aot(self.get_device_include_path_aot(device))
+        if device in _BUILTIN_DEVICE_INIT_LIST:
+            self.header.splice_jit(self.get_device_include_path_jit(device))
+            self.header.splice_aot(self.get_device_include_path_aot(device))
+        else:
+            # The header the precompiled-header step precompiles: the one the
+            # device's registered wrapper class names, checked to exist.
+            from ..codecache import _get_cpp_wrapper_header
+
+            header = _get_cpp_wrapper_header(device, aot_mode=V.graph.aot_mode)
+            if V.graph.aot_mode:
+                self.header.splice_aot(f"#include <{header}>")
+            else:
+                self.header.splice_jit(f"#include <{header}>")
         extend_aoti_c_shim_include = (
             f"torch/csrc/inductor/aoti_torch/generated/extend/c_shim_{self.device}.h"
         )
