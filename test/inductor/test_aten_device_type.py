@@ -43,8 +43,9 @@ class AtenDeviceTypeTests(TestCase):
         for device, overrides in [("tpu", "NoOpDeviceOpOverrides"), ("mtia", "MTIADeviceOpOverrides")]:
             with self.assertRaisesRegex(
                 RuntimeError,
-                rf"Device '{device}' has no ATen device type: {overrides}.aten_device_type\(\) "
-                "is not implemented",
+                rf"No ATen device type mapping for {device}: {overrides} does not "
+                r"implement aten_device_type\(\); implement it in the DeviceOpOverrides "
+                rf"given to register_device_op_overrides\('{device}', ...\)",
             ):
                 cpp_utils.device_to_aten(device)
 
@@ -66,9 +67,9 @@ class AtenDeviceTypeTests(TestCase):
     def test_unregistered_device(self):
         with self.assertRaisesRegex(
             RuntimeError,
-            r"Device 'acc_unregistered' has no DeviceOpOverrides, so its ATen device type "
-            r"is unknown; register them with torch._inductor.codegen.common."
-            r"register_device_op_overrides\('acc_unregistered', ...\) and implement "
+            r"No ATen device type mapping for acc_unregistered: no DeviceOpOverrides "
+            r"is registered; call register_device_op_overrides\('acc_unregistered', "
+            r"...\) of torch._inductor.codegen.common with overrides that implement "
             r"aten_device_type\(\)",
         ):
             cpp_utils.device_to_aten("acc_unregistered")
@@ -82,9 +83,10 @@ class AtenDeviceTypeTests(TestCase):
 
             register_device_op_overrides(DEVICE, Bad())
             with self.assertRaisesRegex(
-                ValueError,
-                rf"Bad.aten_device_type\(\) returned {value!r} for device '{DEVICE}'; "
-                r"expected 'at::k<DeviceType>' naming a c10 DeviceType",
+                RuntimeError,
+                r"Bad.aten_device_type\(\) must return an ATen device type expression "
+                r"'at::k<DeviceType>' naming a c10 DeviceType, e.g. 'at::kPrivateUse1'; "
+                rf"got {value!r} for device '{DEVICE}'",
             ):
                 cpp_utils.device_to_aten(DEVICE)
 

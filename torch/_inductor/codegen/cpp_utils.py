@@ -86,9 +86,10 @@ def device_to_aten(device_type: str) -> str:
     device answers through its registered ``DeviceOpOverrides.aten_device_type()``.
     The PrivateUse1 backend defaults to ``"at::kPrivateUse1"``: also when its
     overrides subclass ``CpuDeviceOpOverrides``, whose ``"at::kCPU"`` would be
-    wrong for it.  Raises ``RuntimeError`` for a device without overrides or
-    without an ATen device type (tpu and mtia have none), and ``ValueError``
-    for a value that does not name a c10 ``DeviceType``.
+    wrong for it.  Raises ``RuntimeError`` ("No ATen device type mapping")
+    for a device without overrides or without an ATen device type (tpu and
+    mtia have none), and ``RuntimeError`` for a value that does not name a c10
+    ``DeviceType``.
     """
     if device_type == "meta":
         return "at::kMeta"
@@ -98,9 +99,9 @@ def device_to_aten(device_type: str) -> str:
     overrides = _find_device_op_overrides(device_type)
     if overrides is None:
         raise RuntimeError(
-            f"Device '{device_type}' has no DeviceOpOverrides, so its ATen device "
-            "type is unknown; register them with torch._inductor.codegen.common."
-            f"register_device_op_overrides('{device_type}', ...) and implement "
+            f"No ATen device type mapping for {device_type}: no DeviceOpOverrides "
+            f"is registered; call register_device_op_overrides({device_type!r}, ...) "
+            "of torch._inductor.codegen.common with overrides that implement "
             "aten_device_type()"
         )
     implementation = type(overrides).aten_device_type
@@ -113,18 +114,21 @@ def device_to_aten(device_type: str) -> str:
         aten_device_type = overrides.aten_device_type()
     except NotImplementedError as err:
         raise RuntimeError(
-            f"Device '{device_type}' has no ATen device type: "
-            f"{type(overrides).__name__}.aten_device_type() is not implemented"
+            f"No ATen device type mapping for {device_type}: "
+            f"{type(overrides).__name__} does not implement aten_device_type(); "
+            "implement it in the DeviceOpOverrides given to "
+            f"register_device_op_overrides({device_type!r}, ...)"
         ) from err
     if not (
         isinstance(aten_device_type, str)
         and aten_device_type.startswith("at::k")
         and aten_device_type[len("at::k") :] in _C10_DEVICE_TYPE_NAMES
     ):
-        raise ValueError(
-            f"{type(overrides).__name__}.aten_device_type() returned "
-            f"{aten_device_type!r} for device '{device_type}'; expected "
-            "'at::k<DeviceType>' naming a c10 DeviceType, e.g. 'at::kPrivateUse1'"
+        raise RuntimeError(
+            f"{type(overrides).__name__}.aten_device_type() must return an ATen "
+            "device type expression 'at::k<DeviceType>' naming a c10 DeviceType, "
+            f"e.g. 'at::kPrivateUse1'; got {aten_device_type!r} for device "
+            f"'{device_type}'"
         )
     return aten_device_type
 
