@@ -168,11 +168,18 @@ class DeviceInterfaceMembersTest(TestCase):
         no_field = interface_with_properties(PartialInterface, types.SimpleNamespace())
         with self.assertRaisesRegex(
             AttributeError,
-            r"WithProperties.get_device_properties\(\) returned a SimpleNamespace "
-            r"without 'multi_processor_count'; override "
+            r"WithProperties must override get_multi_processor_count because its "
+            r"device properties do not expose the standard field "
+            r"'multi_processor_count': WithProperties.get_device_properties\(\) "
+            r"returned a SimpleNamespace without it; override "
             r"WithProperties.get_multi_processor_count\(\)",
         ):
             no_field.get_multi_processor_count()
+        none_field = interface_with_properties(
+            PartialInterface, types.SimpleNamespace(multi_processor_count=None)
+        )
+        with self.assertRaisesRegex(AttributeError, "must override get_multi_processor_count"):
+            none_field.get_multi_processor_count()
         # Absent properties stay absent (NotImplementedError of the default).
         with self.assertRaises(NotImplementedError):
             PartialInterface.get_multi_processor_count()
@@ -351,13 +358,15 @@ class RegistrationTest(RegistryTestCase):
         for bad in (object, ExtensionDeviceInterface(), None, "cpu"):
             with self.assertRaisesRegex(
                 TypeError,
-                r"Cannot register .* for device 'acc_x': a device interface must be "
-                r"a subclass of torch._dynamo.device_interface.DeviceInterface",
+                r"Cannot register .* for device 'acc_x': it is not a DeviceInterface "
+                r"subclass; a device interface must be a subclass of "
+                r"torch._dynamo.device_interface.DeviceInterface",
             ):
                 register_interface_for_device("acc_x", bad)
             with self.assertRaisesRegex(
                 TypeError,
-                rf"for device '{DEVICE}': a device interface must be a subclass",
+                rf"for device '{DEVICE}': it is not a DeviceInterface subclass; a "
+                r"device interface must be a subclass",
             ):
                 register_interface_for_device_PrivateUse1(bad)
         with self.assertRaisesRegex(TypeError, "the device must be a str or a torch.device"):
@@ -1047,6 +1056,29 @@ class LazyDiscoveryTest(TestCase):
         self.assertFalse(report["convention_imported"])
         self.assertEqual(report["warnings"], [])
 
+    def test_hook_interface_without_device_count(self):
+        # A hook written against upstream returns an interface that need not
+        # count devices: the device type is registered alone.
+        uncounted = """
+            from torch._dynamo.device_interface import DeviceInterface
+
+
+            class Uncounted(DeviceInterface):
+                pass
+        """
+        report = self.run_acc(
+            self.package(
+                init=INIT_WITH_HOOK,
+                convention=None,
+                hook="from torch_acc.uncounted import Uncounted\nreturn Uncounted",
+                extra={"torch_acc/uncounted.py": uncounted},
+            )
+        )
+        self.assertEqual(report["lookups"], ["torch_acc.uncounted.Uncounted"] * 3)
+        self.assertEqual(report["names"], ["acc"])
+        self.assertEqual(report["privateuse1"], ["acc"])
+        self.assertEqual(report["warnings"], [])
+
     def test_explicit_registration_wins_over_hook(self):
         report = self.run_acc(
             self.package(init=INIT_WITH_HOOK, hook=HOOK_RETURNS_INTERFACE),
@@ -1153,16 +1185,18 @@ class LazyDiscoveryTest(TestCase):
                     convention=None,
                     hook="raise RuntimeError('hook is broken')",
                 ),
-                r"^Skipping torch.acc.get_device_interface\(\) .*: RuntimeError: hook is broken",
+                r"^Skipping torch.acc.get_device_interface\(\) .*: it raised "
+                r"RuntimeError: hook is broken",
             ),
             "hook returns a non-class": (
                 self.package(init=INIT_WITH_HOOK, convention=None, hook="return 42"),
-                r"^Skipping torch.acc.get_device_interface\(\) .*: it returned 42, expected "
-                r"a subclass of torch._dynamo.device_interface.DeviceInterface",
+                r"^Skipping torch.acc.get_device_interface\(\) .*: it returned 42, which "
+                r"is not a DeviceInterface subclass; expected a subclass of "
+                r"torch._dynamo.device_interface.DeviceInterface",
             ),
             "hook returns a duck-typed class": (
                 self.package(init=INIT_WITH_HOOK, convention=None, hook="return object"),
-                r"it returned <class 'object'>, expected a subclass",
+                r"it returned <class 'object'>, which is not a DeviceInterface subclass",
             ),
         }
         for case, (files, message) in cases.items():

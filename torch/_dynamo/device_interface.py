@@ -246,19 +246,21 @@ class DeviceInterface:
         persistent kernels and decides `is_big_gpu` with it.
 
         Default: `cls.get_device_properties(device).multi_processor_count`; if
-        the properties have no such field, an `AttributeError` says to override
-        this method.
+        the properties have no such field (or it is None), an `AttributeError`
+        says to override this method.
         """
         props = cls.get_device_properties(device)
-        try:
-            return props.multi_processor_count
-        except AttributeError as err:
+        count = getattr(props, "multi_processor_count", None)
+        if count is None:
             raise AttributeError(
-                f"{cls.__name__}.get_device_properties() returned a "
-                f"{type(props).__name__} without 'multi_processor_count'; "
-                f"override {cls.__name__}.get_multi_processor_count() to return "
-                "the number of multiprocessors of the device"
-            ) from err
+                f"{cls.__name__} must override get_multi_processor_count because "
+                f"its device properties do not expose the standard field "
+                f"'multi_processor_count': {cls.__name__}.get_device_properties() "
+                f"returned a {type(props).__name__} without it; override "
+                f"{cls.__name__}.get_multi_processor_count() to return the number "
+                "of multiprocessors of the device"
+            )
+        return count
 
     @staticmethod
     def visible_devices_env() -> str | None:
@@ -1097,9 +1099,9 @@ def _check_device_interface(device: str, device_interface: Any) -> None:
         and issubclass(device_interface, DeviceInterface)
     ):
         raise TypeError(
-            f"Cannot register {device_interface!r} for device '{device}': a device "
-            "interface must be a subclass of "
-            "torch._dynamo.device_interface.DeviceInterface"
+            f"Cannot register {device_interface!r} for device '{device}': it is "
+            "not a DeviceInterface subclass; a device interface must be a "
+            "subclass of torch._dynamo.device_interface.DeviceInterface"
         )
 
 
@@ -1231,7 +1233,7 @@ def _interface_from_device_module_hook(
             return None
         device_interface = hook()
     except Exception as err:
-        _warn_discovery_failure(name, source, f"{type(err).__name__}: {err}")
+        _warn_discovery_failure(name, source, f"it raised {type(err).__name__}: {err}")
         return None
     if name in device_interfaces:
         # The hook registered the interface explicitly.
@@ -1243,7 +1245,8 @@ def _interface_from_device_module_hook(
         _warn_discovery_failure(
             name,
             source,
-            f"it returned {device_interface!r}, expected a subclass of "
+            f"it returned {device_interface!r}, which is not a DeviceInterface "
+            "subclass; expected a subclass of "
             "torch._dynamo.device_interface.DeviceInterface",
         )
         return None
@@ -1311,7 +1314,9 @@ def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
     `torch_<name>._dynamo.device_interface` module) is skipped silently. A
     broken one (the hook raises or returns something else; the module raises
     on import or its `DeviceInterface` is not a class; `device_count()` fails)
-    is skipped with one warning. Called with the registry lock held.
+    is skipped with one warning. An interface that does not implement
+    `device_count()` is registered under `name` alone. Called with the
+    registry lock held.
     """
     sources: tuple[Callable[[], tuple[type[DeviceInterface], str] | None], ...] = (
         lambda: _interface_from_device_module_hook(name, device_module),
@@ -1325,11 +1330,16 @@ def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
         if found is None:
             continue
         device_interface, source = found
-        try:
-            names = _privateuse1_names(name, device_interface)
-        except RuntimeError as err:
-            _warn_discovery_failure(name, source, str(err))
-            continue
+        if _is_base_default(device_interface, "device_count"):
+            # Without device_count() the device type alone is registered;
+            # "<name>:<i>" resolves to it (see get_interface_for_device).
+            names = [name]
+        else:
+            try:
+                names = _privateuse1_names(name, device_interface)
+            except RuntimeError as err:
+                _warn_discovery_failure(name, source, str(err))
+                continue
         _register_privateuse1(name, names, device_interface)
         return
 

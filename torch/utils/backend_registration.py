@@ -125,7 +125,8 @@ def rename_privateuse1_backend(backend_name: str) -> None:
 
     (1) ``get_device_interface() -> type[torch._dynamo.device_interface.DeviceInterface]``
         Returns the device runtime interface of "foo"; called lazily, the first time Dynamo or
-        Inductor looks "foo" up.
+        Inductor looks "foo" up. An interface without ``device_count()`` is registered for
+        "foo" alone (``"foo:<i>"`` resolves to it).
 
     Alternatively, ship a module ``torch_foo._dynamo.device_interface`` whose attribute
     ``DeviceInterface`` is the interface class (it need not inherit from any torch class).
