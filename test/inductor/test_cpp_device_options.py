@@ -4,8 +4,11 @@
 ``get_cpp_torch_device_options`` takes a non-built-in device's options from a
 ``register_cpp_device_options`` callback, else its
 ``DeviceOpOverrides.get_cpp_torch_device_options``, else its
-``DeviceInterface.get_cpp_device_options``, added to the options every device
-gets.  Built-in devices are pinned to stock 2.13.0 by the differential harness.
+``DeviceInterface.get_cpp_device_options``.  The callback's and the
+interface's tuple is the device's options, returned as it is (as upstream's
+``get_cpp_device_options``); the overrides' entries are added to the options
+every device gets.  Built-in devices are pinned to stock 2.13.0 by the
+differential harness.
 """
 
 import sys
@@ -70,20 +73,43 @@ class CppDeviceOptionsTests(TestCase):
         )
         self.assertEqual(self.get(compile_only=True)[0], [f"FROM_CALLBACK_{DEVICE}_1"])
 
-    def test_merged_onto_generic_options_without_repeats(self):
+    def test_callback_and_interface_options_are_the_devices_options(self):
+        self.assertNotEqual(self.generic[4], [])  # torch's library paths
+        register_interface_for_device_PrivateUse1(FromInterface)
+        self.assertEqual(self.get(), options(["FROM_INTERFACE"]))
+        cpp_builder.register_cpp_device_options(
+            DEVICE, lambda *args: options(["USE_ACC"], ["acc_runtime"])
+        )
+        self.assertEqual(self.get(), options(["USE_ACC"], ["acc_runtime"]))
+
+    def test_overrides_options_are_merged_without_repeats(self):
         generic = self.generic
 
-        def complete(device, aot_mode, compile_only):
-            # A callback in the style of seed 003 returns complete options.
-            return (["USE_ACC"], [*generic[1], "/opt/acc/include"], [], [],
-                    [*generic[4], "/opt/acc/lib"], ["acc_runtime"], [])
+        class Complete(ExtensionDeviceOpOverrides):
+            def get_cpp_torch_device_options(self, aot_mode, compile_only):
+                return (["USE_ACC"], [*generic[1], "/opt/acc/include"], [], [],
+                        [*generic[4], "/opt/acc/lib"], ["acc_runtime"], [])
 
-        cpp_builder.register_cpp_device_options(DEVICE, complete)
+        register_device_op_overrides(DEVICE, Complete(DEVICE))
         got = self.get()
         self.assertEqual(got[0], ["USE_ACC"])
         self.assertEqual(got[1], [*generic[1], "/opt/acc/include"])
         self.assertEqual(got[4], [*generic[4], "/opt/acc/lib"])
         self.assertEqual(got[5], [*generic[5], "acc_runtime"])
+
+    def test_cpp_stdlib_and_device_type_normalization(self):
+        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["USE_ACC"]))
+        self.assertEqual(self.get(cpp_stdlib="libstdc++"), options(["USE_ACC"]))
+        self.assertEqual(
+            cpp_builder.get_cpp_torch_device_options(f"{DEVICE}:1"), options(["USE_ACC"])
+        )
+        self.assertEqual(cpp_builder._normalize_device_type(f"{DEVICE}:1"), DEVICE)
+        self.assertEqual(cpp_builder._normalize_device_type("cuda:0"), "cuda")
+        self.assertEqual(cpp_builder._normalize_device_type("acc_unknown"), "acc_unknown")
+        with self.assertRaisesRegex(RuntimeError, "cpp_stdlib='libc\\+\\+' is only supported in fbcode"):
+            self.get(cpp_stdlib="libc++")
+        with self.assertRaisesRegex(ValueError, "cpp_stdlib must be 'libstdc\\+\\+' or 'libc\\+\\+'"):
+            self.get(cpp_stdlib="msvc")
 
     def test_reaches_the_compiler_command_line(self):
         cpp_builder.register_cpp_device_options(

@@ -309,11 +309,14 @@ class DeviceInterface:
 
         Consulted for device types that `cpp_builder` does not know, after a
         callback from `cpp_builder.register_cpp_device_options()` and
-        `DeviceOpOverrides.get_cpp_torch_device_options()`.
+        `DeviceOpOverrides.get_cpp_torch_device_options()`. A tuple is the
+        device's options: `get_cpp_torch_device_options` returns it as it is,
+        without the library paths and custom op libraries it computes for other
+        devices (the compiler still gets torch's include directories).
 
-        Default: None, the device gets the generic options that torch 2.13
-        computes for any device (torch's include and library paths, no device
-        macros or libraries).
+        Default: None, the device gets the generic options computed for any
+        device (torch's include and library paths, no device macros or
+        libraries).
         """
         return None
 

@@ -2028,11 +2028,14 @@ def register_cpp_device_options(
     ``callback(device_type, aot_mode, compile_only)`` has the signature of
     :func:`get_cpp_torch_device_options` and returns the same 7-tuple of
     ``list[str]``: ``(definitions, include_dirs, cflags, ldflags,
-    libraries_dirs, libraries, passthrough_args)``.  Its entries are added to
-    the options every device gets (torch's include and library paths); entries
-    already present are not repeated, so a callback may return complete
-    options.  It is called whenever Inductor builds C++ for the device, and an
-    exception it raises fails that build.
+    libraries_dirs, libraries, passthrough_args)``, or None to leave the
+    options to the next source.  A tuple is the device's options, returned as
+    they are by ``get_cpp_torch_device_options`` (like those of
+    ``DeviceInterface.get_cpp_device_options``): the compiler still gets
+    torch's include directories and flags, but not the library paths and
+    ``config.aot_inductor.custom_op_libs`` that ``get_cpp_torch_device_options``
+    computes for other devices.  It is called whenever Inductor builds C++ for
+    the device, and an exception it raises fails that build.
 
     Takes precedence over ``DeviceOpOverrides.get_cpp_torch_device_options``
     and ``DeviceInterface.get_cpp_device_options``.  Registering again for the
@@ -2058,25 +2061,45 @@ def register_cpp_device_options(
     _cpp_device_options_registry[device_type] = callback
 
 
+def _normalize_device_type(device_type: str) -> str:
+    """
+    The type of ``device_type`` as ``torch.device`` reads it (``"cuda:0"`` ->
+    ``"cuda"``); a name ``torch.device`` does not know (an out-of-tree device
+    whose PrivateUse1 backend is not renamed to it) is returned unchanged.
+    """
+    try:
+        return torch.device(device_type).type
+    except RuntimeError:
+        return device_type
+
+
 def _out_of_tree_cpp_device_options(
     device_type: str, aot_mode: bool, compile_only: bool
-) -> _CppDeviceOptions | None:
+) -> tuple[_CppDeviceOptions, bool] | None:
     """
     The C++ build options an out-of-tree device declares, from the first of:
     a ``register_cpp_device_options`` callback, its
     ``DeviceOpOverrides.get_cpp_torch_device_options(aot_mode, compile_only)``,
     its ``DeviceInterface.get_cpp_device_options(aot_mode, compile_only)``;
-    None when none of them declares any.
+    None when none of them declares any. With the options comes whether they
+    are the device's complete options (a callback, the interface), or added
+    to the options every device gets (the overrides).
     """
     from .codegen.common import _find_device_op_overrides
 
-    sources: list[Callable[[], Any]] = []
+    # (source, whether its options are complete)
+    sources: list[tuple[Callable[[], Any], bool]] = []
     if callback := _cpp_device_options_registry.get(device_type):
-        sources.append(functools.partial(callback, device_type, aot_mode, compile_only))
+        sources.append(
+            (functools.partial(callback, device_type, aot_mode, compile_only), True)
+        )
     if (overrides := _find_device_op_overrides(device_type)) is not None:
         sources.append(
-            functools.partial(
-                overrides.get_cpp_torch_device_options, aot_mode, compile_only
+            (
+                functools.partial(
+                    overrides.get_cpp_torch_device_options, aot_mode, compile_only
+                ),
+                False,
             )
         )
     try:
@@ -2085,12 +2108,20 @@ def _out_of_tree_cpp_device_options(
         interface = None
     if interface is not None:
         sources.append(
-            functools.partial(interface.get_cpp_device_options, aot_mode, compile_only)
+            (
+                functools.partial(
+                    interface.get_cpp_device_options, aot_mode, compile_only
+                ),
+                True,
+            )
         )
-    for source in sources:
+    for source, complete in sources:
         options = source()
         if options is not None:
-            return _validate_cpp_device_options(device_type, source.func, options)
+            return (
+                _validate_cpp_device_options(device_type, source.func, options),
+                complete,
+            )
     return None
 
 
@@ -2114,10 +2145,24 @@ def _validate_cpp_device_options(
     return tuple(list(entries) for entries in options)  # type: ignore[return-value]
 
 
+def _validate_cpp_stdlib(cpp_stdlib: str) -> None:
+    if cpp_stdlib == "libstdc++":
+        return
+    if cpp_stdlib == "libc++":
+        raise RuntimeError(
+            "cpp_stdlib='libc++' is only supported in fbcode; this build of "
+            "Inductor links the C++ standard library libstdc++"
+        )
+    raise ValueError(
+        f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
+    )
+
+
 def get_cpp_torch_device_options(
     device_type: str,
     aot_mode: bool = False,
     compile_only: bool = False,
+    cpp_stdlib: str = "libstdc++",
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
     """
     This function is used to get the build args of device related build options.
@@ -2125,7 +2170,23 @@ def get_cpp_torch_device_options(
     2. Device MACROs.
     3. MISC
     4. Return the build args
+
+    For a device type that is not built in, options from a
+    ``register_cpp_device_options`` callback or from
+    ``DeviceInterface.get_cpp_device_options`` are returned as they are: they
+    are the device's options. Options from
+    ``DeviceOpOverrides.get_cpp_torch_device_options`` are added to the ones
+    every device gets. ``cpp_stdlib`` names the C++ standard library;
+    only ``"libstdc++"`` is supported.
     """
+    _validate_cpp_stdlib(cpp_stdlib)
+    device_options = None
+    if device_type not in _BUILTIN_DEVICE_INIT_LIST:
+        device_options = _out_of_tree_cpp_device_options(
+            _normalize_device_type(device_type), aot_mode, compile_only
+        )
+        if device_options is not None and device_options[1]:
+            return device_options[0]
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -2197,11 +2258,7 @@ def get_cpp_torch_device_options(
     if device_type == "mps":
         definitions.append(" USE_MPS")
 
-    if device_type not in _BUILTIN_DEVICE_INIT_LIST and (
-        device_options := _out_of_tree_cpp_device_options(
-            device_type, aot_mode, compile_only
-        )
-    ):
+    if device_options is not None:
         for common, extra in zip(
             (
                 definitions,
@@ -2212,7 +2269,7 @@ def get_cpp_torch_device_options(
                 libraries,
                 passthrough_args,
             ),
-            device_options,
+            device_options[0],
         ):
             common.extend(entry for entry in extra if entry not in common)
 
