@@ -12,6 +12,7 @@ import operator
 import os
 import re
 import tempfile
+import textwrap
 import threading
 import warnings
 from abc import ABC, abstractmethod
@@ -316,6 +317,10 @@ KernelArgType = WorkspaceArg | TensorArg | SizeArg | TMADescriptorArg | Constexp
 
 device_codegens: dict[str, DeviceCodegen] = {}
 
+# A device index in generated code: a number, or an expression evaluated at
+# run time (see DeviceOpOverrides.current_device_idx_expr).
+DeviceIdx = int | str
+
 
 class DeviceOpOverrides:
     def import_get_raw_stream_as(self, name: str) -> str:
@@ -364,14 +369,33 @@ class DeviceOpOverrides:
         """
         return False
 
-    def set_device(self, device_idx: int) -> str:
+    def set_device(self, device_idx: DeviceIdx) -> str:
         raise NotImplementedError
 
     def synchronize(self) -> str:
         raise NotImplementedError
 
-    def device_guard(self, device_idx: int) -> str:
+    def device_guard(self, device_idx: DeviceIdx) -> str:
         raise NotImplementedError
+
+    def current_device_idx_expr(self) -> str:
+        """
+        A Python expression that evaluates, when the generated wrapper runs, to
+        the index of the current device of this type (e.g.
+        ``"torch.cuda.current_device()"``), for wrappers that resolve their
+        device at run time instead of baking in the index seen at compile time
+        (compile on one rank, run on any).
+
+        Default: raises ``RuntimeError``, since such a wrapper would not be
+        portable across device indices; cuda and xpu implement it.
+        """
+        raise RuntimeError(
+            f"compile-on-one-rank (device-as-parameter) is not supported on "
+            f"{type(self).__name__}: it has no current_device_idx_expr(), so the "
+            "generated wrapper would bake the compile-time device index and not be "
+            "rank-portable. Implement current_device_idx_expr() in the "
+            "DeviceOpOverrides given to register_device_op_overrides()."
+        )
 
     def kernel_call_guard(self, kernel_name: str) -> str:
         """
@@ -417,6 +441,16 @@ class DeviceOpOverrides:
     def kernel_driver(self) -> str:
         raise NotImplementedError
 
+    def cpp_kernel_launch_supports_pdl(self) -> bool:
+        """
+        Whether the kernel launcher of :meth:`kernel_driver` can launch kernels
+        with programmatic dependent launch (overlapping a kernel's start with
+        the end of the previous one on the same stream).
+
+        Default: False. No launcher in this tree launches with it.
+        """
+        return False
+
     def cpp_stream_type(self) -> str:
         """
         The C++ type of a raw stream of this device (``"cudaStream_t"``,
@@ -448,6 +482,38 @@ class DeviceOpOverrides:
         raise NotImplementedError
 
 
+class NoOpDeviceOpOverrides(DeviceOpOverrides):
+    """
+    Overrides for a device whose generated code needs no device management:
+    no streams, no device switching, no synchronization.  It states no device
+    identity (no ``aten_device_type``); see ``CpuDeviceOpOverrides``.
+    """
+
+    def import_get_raw_stream_as(self, name: str) -> str:
+        return textwrap.dedent(
+            """
+            def get_raw_stream(_):
+                return 0
+            """
+        )
+
+    def cpp_kernel_type(self) -> str:
+        return "void*"
+
+    def set_device(self, device_idx: DeviceIdx) -> str:
+        return "pass"
+
+    def synchronize(self) -> str:
+        return "pass"
+
+    def device_guard(self, device_idx: DeviceIdx) -> str:
+        return "torch._ops.contextlib.nullcontext()"
+
+
+# Protects device_op_overrides_dict and _device_op_overrides_initialized
+# against concurrent registration and lazy initialisation; never held while
+# importing.
+device_op_overrides_lock = threading.RLock()
 device_op_overrides_dict: dict[str, DeviceOpOverrides] = {}
 _device_op_overrides_initialized = False
 custom_backend_passes: dict[str, CustomGraphModulePass | None] = {}
@@ -1093,7 +1159,8 @@ def register_device_op_overrides(
                 else ""
             )
         )
-    device_op_overrides_dict[device] = device_op_overrides
+    with device_op_overrides_lock:
+        device_op_overrides_dict[device] = device_op_overrides
 
 
 def _initialize_device_op_overrides():
@@ -1103,16 +1170,23 @@ def _initialize_device_op_overrides():
     if _device_op_overrides_initialized:
         return
 
-    from . import mps_device_op_overrides  # noqa: F401
-    from .cpu_device_op_overrides import NoOpDeviceOpOverrides
+    # Imported without the lock: each in-tree module registers its overrides
+    # once, when first imported.
+    from . import (  # noqa: F401
+        cpu_device_op_overrides,
+        mps_device_op_overrides,
+    )
     from .cuda import device_op_overrides  # noqa: F401
     from .mtia import device_op_overrides as mtia_op_overrides  # noqa: F401
     from .xpu import device_op_overrides as xpu_op_overrides  # noqa: F401
 
-    # TPU uses Pallas for codegen and only needs no-op overrides
-    register_device_op_overrides("tpu", NoOpDeviceOpOverrides())
+    with device_op_overrides_lock:
+        if _device_op_overrides_initialized:
+            return
+        # TPU uses Pallas for codegen and only needs no-op overrides
+        register_device_op_overrides("tpu", NoOpDeviceOpOverrides())
 
-    _device_op_overrides_initialized = True
+        _device_op_overrides_initialized = True
 
 
 def get_device_op_overrides(device: str) -> DeviceOpOverrides:

@@ -30,6 +30,9 @@ class CUDADeviceOpOverrides(DeviceOpOverrides):
     def device_guard(self, device_idx: int) -> str:
         return f"torch.cuda._DeviceGuard({device_idx})"
 
+    def current_device_idx_expr(self) -> str:
+        return "torch.cuda.current_device()"
+
     def current_stream(self) -> str:
         return "torch.cuda.current_stream()"
 

@@ -23,6 +23,9 @@ class XPUDeviceOpOverrides(DeviceOpOverrides):
     def device_guard(self, device_idx: int) -> str:
         return f"torch.xpu._DeviceGuard({device_idx})"
 
+    def current_device_idx_expr(self) -> str:
+        return "torch.xpu.current_device()"
+
     def current_stream(self) -> str:
         return "torch.xpu.current_stream()"
 
