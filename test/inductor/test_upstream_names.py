@@ -6,7 +6,8 @@ parameters (names, kinds, defaults) and method kind, and the names upstream
 still lacked in 2.13 exist: ``DeviceIdx``, ``device_op_overrides_lock``,
 ``DeviceOpOverrides.current_device_idx_expr`` and
 ``cpp_kernel_launch_supports_pdl``, ``NoOpDeviceOpOverrides`` in
-``codegen.common`` and ``cpp_builder._normalize_device_type``.
+``codegen.common``, ``cpp_builder._normalize_device_type`` and
+``UserDefinedClassVariable._is_privateuse1_tensor_class``.
 """
 
 import inspect
@@ -20,6 +21,7 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 from torch._dynamo import device_interface
+from torch._dynamo.variables.user_defined import UserDefinedClassVariable
 from torch._inductor import autotune_process, cpp_builder, utils as inductor_utils
 from torch._inductor.codegen import common, cpp_utils, cpu_device_op_overrides
 from torch._inductor.codegen.cuda.device_op_overrides import CUDADeviceOpOverrides
@@ -61,6 +63,7 @@ UPSTREAM = {
         None,
     ),
     (cpp_builder, "_normalize_device_type"): (["device_type"], None),
+    (UserDefinedClassVariable, "_is_privateuse1_tensor_class"): (["value"], staticmethod),
 }
 
 
@@ -129,6 +132,12 @@ class UpstreamNamesTest(TestCase):
             pass
         with common.patch_compile_options({f"{DEVICE}.wrapper_banner": "hi"}):
             self.assertEqual(extension_device_config.wrapper_banner, "hi")
+
+    def test_privateuse1_tensor_class_by_name(self):
+        # The fake device's module defines no typed tensor classes; the
+        # compatibility corpus compiles one that does.
+        self.assertFalse(UserDefinedClassVariable._is_privateuse1_tensor_class(torch.FloatTensor))
+        self.assertFalse(UserDefinedClassVariable._is_privateuse1_tensor_class(int))
 
 
 if __name__ == "__main__":

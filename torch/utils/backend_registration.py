@@ -164,7 +164,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     traced into the graph; ``get_rng_state``, ``set_rng_state``,
     ``manual_seed``, ``seed``, ``initial_seed`` (and their ``_all`` variants) are never traced;
     ``amp.autocast(enabled, dtype, cache_enabled)``, a subclass of ``torch.autocast``, is
-    traced like ``torch.autocast("foo")``. Other functions get their rules from
+    traced like ``torch.autocast("foo")``. Typed tensor classes named like torch's
+    (``FloatTensor``, ``LongTensor``, ...) are kept in the graph like
+    ``torch.cuda.FloatTensor``. Other functions get their rules from
     ``torch._dynamo.trace_rules.register_device_trace_rules("foo", ...)``.
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
