@@ -62,6 +62,17 @@ def add(a, b):
     return a * 2 + b
 
 
+def causes(error):
+    """``error`` and what caused it: its ``__cause__`` chain, through the
+    ``inner_exception`` of Dynamo's ``BackendCompilerFailed``."""
+    chain = [error]
+    while True:
+        cause = chain[-1].__cause__ or getattr(chain[-1], "inner_exception", None)
+        if cause is None or cause in chain:
+            return chain
+        chain.append(cause)
+
+
 class DiscoveryTestCase(TestCase):
     def setUp(self):
         super().setUp()
@@ -86,6 +97,25 @@ class DiscoveryTestCase(TestCase):
         with self.assertRaisesRegex(Exception, NO_BACKEND):
             torch.compile(add)(*self.inputs())
         torch._dynamo.reset()
+
+    def assert_load_fails(self, message, cause=None):
+        """A compile fails with the loader's RuntimeError (matching
+        ``message``) in its chain of causes, chained in turn to ``cause``; so
+        does the next one, which runs the loader again."""
+        for _ in range(2):
+            with self.assertRaises(Exception) as caught:
+                torch.compile(add)(*self.inputs())
+            torch._dynamo.reset()
+            errors = [e for e in causes(caught.exception) if type(e) is RuntimeError]
+            self.assertTrue(errors, caught.exception)
+            with self.assertRaisesRegex(RuntimeError, message):
+                raise errors[0]
+            self.assertIs(errors[0].__cause__, cause)
+        with self.assertRaisesRegex(RuntimeError, message) as caught:
+            init_backend_registration((DEVICE,))
+        if cause is not None:
+            self.assertIs(type(caught.exception.__cause__), type(cause))
+        self.assertIsNone(get_scheduling_for_device(DEVICE))
 
     def write_distribution(self, entry_points, loaders=""):
         """Install a distribution into a fresh site directory on sys.path: a
@@ -141,53 +171,83 @@ class EntryPointDiscoveryTests(DiscoveryTestCase):
         self.assertNotIn(module, sys.modules)
         self.assertIsNone(get_scheduling_for_device(DEVICE))
 
-    def test_broken_entry_point_warns_once_and_compiles_without(self):
-        self.write_distribution({DEVICE: "no_such_vendor_module:load"})
-        with self.assertWarnsRegex(
-            UserWarning,
+    def test_broken_entry_point_fails_the_compile(self):
+        module = self.write_distribution({DEVICE: "no_such_vendor_module:load"})
+        with self.assertRaisesRegex(
+            RuntimeError,
             rf"Could not load the Inductor backend of device '{DEVICE}' from the "
             rf"torch_inductor_backends entry point '{DEVICE} = no_such_vendor_module:load' "
-            r"of distribution 'vendor_loaders_\w+': loading it raised "
-            r"ModuleNotFoundError: No module named 'no_such_vendor_module'",
-        ):
-            self.assert_no_backend()
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            self.assert_no_backend()
+            rf"of distribution '{module}': loading it raised "
+            r"ModuleNotFoundError: No module named 'no_such_vendor_module'\. Fix the "
+            r"backend package, or register the backend with torch\._inductor\.codegen\."
+            rf"common\.register_backend_for_device\('{DEVICE}', \.\.\.\)",
+        ) as caught:
+            init_backend_registration((DEVICE,))
+        self.assertIsInstance(caught.exception.__cause__, ModuleNotFoundError)
 
     def test_entry_point_that_is_not_callable(self):
         self.write_distribution({DEVICE: "{module}:LOADER"}, "LOADER = 42\n")
-        with self.assertWarnsRegex(UserWarning, r"it refers to 42, which is not callable"):
-            self.assert_no_backend()
+        self.assert_load_fails(r"it refers to 42, which is not callable")
 
-    def test_loader_that_raises(self):
-        self.write_distribution(
+    def test_entry_point_that_raises(self):
+        module = self.write_distribution(
             {DEVICE: "{module}:load"},
-            "def load():\n    raise RuntimeError('no driver found')\n",
+            "def load():\n    raise OSError('no driver found')\n",
+        )
+        with self.assertRaisesRegex(
+            RuntimeError,
+            rf"Could not load the Inductor backend of device '{DEVICE}' from the "
+            rf"torch_inductor_backends entry point '{DEVICE} = {module}:load' of "
+            rf"distribution '{module}': it raised OSError: no driver found\. ",
+        ) as caught:
+            init_backend_registration((DEVICE,))
+        self.assertIsInstance(caught.exception.__cause__, OSError)
+        self.assertEqual(str(caught.exception.__cause__), "no driver found")
+        # A compile fails with it.
+        with self.assertRaises(Exception) as failed:
+            torch.compile(add)(*self.inputs())
+        self.assertIn(caught.exception.__cause__.__class__, map(type, causes(failed.exception)))
+
+    def test_entry_point_that_registers_nothing_runs_again_next_compile(self):
+        module = self.write_distribution(
+            {DEVICE: "{module}:load"},
+            f"""
+            from extension_backends.cpp.extension_codegen_backend import (
+                register_compile_backend,
+            )
+            CALLS = []
+            def load():
+                CALLS.append(1)
+                if len(CALLS) > 1:
+                    register_compile_backend({DEVICE!r})
+            """,
         )
         with self.assertWarnsRegex(
             UserWarning,
-            rf"Could not load the Inductor backend of device '{DEVICE}' from .*"
-            r"it raised RuntimeError: no driver found\. Compiling without it",
-        ):
-            self.assert_no_backend()
-
-    def test_loader_that_registers_nothing(self):
-        self.write_distribution({DEVICE: "{module}:load"}, "def load():\n    pass\n")
-        with self.assertWarnsRegex(
-            UserWarning,
-            rf"it returned without registering a backend for '{DEVICE}' with "
+            rf"The Inductor backend loader of device '{DEVICE}', the "
+            rf"torch_inductor_backends entry point '{DEVICE} = {module}:load' .*, "
+            rf"returned without registering a backend for '{DEVICE}' with "
             r"register_backend_for_device\(\)",
         ):
             self.assert_no_backend()
+        calls = sys.modules[module].CALLS
+        # Once per compile, however often the compile asks for the backend.
+        self.assertEqual(calls, [1])
+        self.assert_compiles()
+        self.assertEqual(calls, [1, 1])
+        # Success is kept.
+        self.assert_compiles()
+        self.assertEqual(calls, [1, 1])
 
     def test_two_distributions_for_one_device(self):
         first = self.write_distribution({DEVICE: "{module}:load"}, "def load(): pass\n")
         second = self.write_distribution({DEVICE: "{module}:load"}, "def load(): pass\n")
-        with self.assertWarnsRegex(UserWarning, "more than one distribution provides it") as caught:
-            self.assert_no_backend()
-        self.assertIn(first, str(caught.warning))
-        self.assertIn(second, str(caught.warning))
+        with self.assertRaisesRegex(
+            RuntimeError, "more than one distribution provides it"
+        ) as caught:
+            init_backend_registration((DEVICE,))
+        self.assertIn(first, str(caught.exception))
+        self.assertIn(second, str(caught.exception))
         self.assertNotIn(first, sys.modules)
         self.assertNotIn(second, sys.modules)
 
@@ -212,19 +272,49 @@ class LoaderTableTests(DiscoveryTestCase):
         ):
             torch.compile(add)(*self.inputs())
 
-    def test_failed_load_is_retried_once_per_registry_change(self):
-        register_device_backend_loader(DEVICE, self.loader("first", raises=OSError("busy")))
-        with self.assertWarnsRegex(UserWarning, "it raised OSError: busy"):
-            self.assert_no_backend()
-        self.assert_no_backend()
-        init_backend_registration((DEVICE,))
-        self.assertEqual(self.calls, ["first"])
-        # A registry change: the next compile probes again, and succeeds.
+    def test_loader_that_raises_fails_each_compile_until_fixed(self):
+        error = OSError("busy")
+        register_device_backend_loader(DEVICE, self.loader("first", raises=error))
+        self.assert_load_fails(
+            rf"Could not load the Inductor backend of device '{DEVICE}' from the "
+            r"loader .*\.load given to register_device_backend_loader\(\): it "
+            r"raised OSError: busy\. ",
+            error,
+        )
+        self.assertEqual(self.calls, ["first"] * 3)
         register_device_backend_loader(DEVICE, self.loader("second"))
         self.assert_compiles()
-        self.assertEqual(self.calls, ["first", "second"])
+        self.assertEqual(self.calls, ["first"] * 3 + ["second"])
         self.assert_compiles()
-        self.assertEqual(self.calls, ["first", "second"])
+        self.assertEqual(self.calls, ["first"] * 3 + ["second"])
+
+    def test_loader_that_registers_nothing_runs_again_next_compile(self):
+        def load():
+            self.calls.append("load")
+            if len(self.calls) > 1:
+                register_compile_backend(DEVICE)
+
+        register_device_backend_loader(DEVICE, load)
+        with self.assertWarnsRegex(
+            UserWarning,
+            rf"The Inductor backend loader of device '{DEVICE}', the loader "
+            r".*\.load given to register_device_backend_loader\(\), returned "
+            rf"without registering a backend for '{DEVICE}'",
+        ):
+            self.assert_no_backend()
+        self.assertEqual(self.calls, ["load"])
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["load", "load"])
+        self.assert_compiles()
+        self.assertEqual(self.calls, ["load", "load"])
+
+    def test_outside_a_compile_every_call_tries_again(self):
+        register_device_backend_loader(DEVICE, self.loader("load", registers=False))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            init_backend_registration((DEVICE,))
+            init_backend_registration((DEVICE,))
+        self.assertEqual(self.calls, ["load", "load"])
 
     def test_loader_that_needs_the_backend_itself_is_not_reentered(self):
         def load():
@@ -237,7 +327,9 @@ class LoaderTableTests(DiscoveryTestCase):
         self.assert_compiles()
         self.assertEqual(self.calls, ["load"])
 
-    def test_concurrent_compiles_load_once(self):
+    def test_concurrent_first_compiles_all_find_the_backend(self):
+        # No lock is held while a loader runs: threads that need the device at
+        # the same time may each run it, and each returns with the backend.
         started = threading.Barrier(4)
 
         def load():
@@ -247,10 +339,13 @@ class LoaderTableTests(DiscoveryTestCase):
         register_device_backend_loader(DEVICE, load)
         errors = []
 
+        found = []
+
         def probe():
             try:
                 started.wait()
                 init_backend_registration((DEVICE,))
+                found.append(get_scheduling_for_device(DEVICE))
             except Exception as err:  # reported below
                 errors.append(err)
 
@@ -260,8 +355,11 @@ class LoaderTableTests(DiscoveryTestCase):
         for t in threads:
             t.join()
         self.assertEqual(errors, [])
-        self.assertEqual(self.calls, ["load"])
-        self.assertIs(get_scheduling_for_device(DEVICE), CppScheduling)
+        self.assertEqual(found, [CppScheduling] * 4)
+        self.assertIn(len(self.calls), range(1, 5))
+        calls = len(self.calls)
+        init_backend_registration((DEVICE,))
+        self.assertEqual(len(self.calls), calls)
 
     def test_bad_registrations(self):
         cases = [
@@ -322,15 +420,39 @@ class DeviceModuleHookTests(TestCase):
     def test_inductor_backend_init_hook(self):
         self.run_with_module(
             """
+            from torch._inductor.codegen.common import init_backend_registration
             def init():
                 calls.append("hook")
-                register_compile_backend("acc")
+                if len(calls) > 3:
+                    register_compile_backend("acc")
             module._inductor_backend_init = init
             module.Scheduling = "ignored: the hook wins"
             torch._register_device_module("acc", module)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                # Without an argument: the PrivateUse1 device, tried on every
+                # call while it registers nothing.
+                init_backend_registration()
+                init_backend_registration()
+                assert calls == ["hook"] * 2, calls
+                try:
+                    check()
+                except Exception as err:
+                    assert "Inductor has no codegen backend for device 'acc'" in str(err), err
+                else:
+                    raise AssertionError("compiled without a backend")
+            assert calls == ["hook"] * 3, calls
+            messages = [str(w.message) for w in caught]
+            assert any(
+                "The Inductor backend loader of device 'acc', "
+                "torch.acc._inductor_backend_init(), returned without registering"
+                in m for m in messages
+            ), messages
+            # The next compile runs it again; it registers, which is kept.
             check()
             check()
-            assert calls == ["hook"], calls
+            init_backend_registration()
+            assert calls == ["hook"] * 4, calls
             """
         )
 
@@ -352,26 +474,71 @@ class DeviceModuleHookTests(TestCase):
             """
         )
 
+    # The chain of causes of a failed compile, and the message of its
+    # RuntimeError that names the device and the loader.
+    CHAIN = """
+            def load_error(source, problem, error_type):
+                for attempt in range(2):
+                    try:
+                        check()
+                    except Exception as err:
+                        chain = [err]
+                        while True:
+                            cause = chain[-1].__cause__ or getattr(
+                                chain[-1], "inner_exception", None
+                            )
+                            if cause is None or cause in chain:
+                                break
+                            chain.append(cause)
+                    else:
+                        raise AssertionError("compiled without a backend")
+                    errors = [e for e in chain if type(e) is RuntimeError]
+                    assert errors, chain
+                    expected = (
+                        f"Could not load the Inductor backend of device 'acc' "
+                        f"from {source}: {problem}. Fix the backend package"
+                    )
+                    assert str(errors[0]).startswith(expected), errors[0]
+                    assert type(errors[0].__cause__) is error_type, chain
+            """
+
     def test_hook_that_raises(self):
         self.run_with_module(
-            """
+            self.CHAIN
+            + """
             def init():
+                calls.append("hook")
                 raise ImportError("libacc.so not found")
             module._inductor_backend_init = init
             torch._register_device_module("acc", module)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    check()
-                except Exception as err:
-                    assert "Inductor has no codegen backend for device 'acc'" in str(err), err
-                else:
-                    raise AssertionError("compiled without a backend")
-            messages = [str(w.message) for w in caught]
-            assert any(
-                "from torch.acc._inductor_backend_init(): it raised ImportError: "
-                "libacc.so not found" in m for m in messages
-            ), messages
+            load_error(
+                "torch.acc._inductor_backend_init()",
+                "it raised ImportError: libacc.so not found",
+                ImportError,
+            )
+            # Each compile runs the hook again.
+            assert calls == ["hook"] * 2, calls
+            """
+        )
+
+    def test_2_13_attributes_that_raise(self):
+        self.run_with_module(
+            self.CHAIN
+            + """
+            def __getattr__(name):
+                if name == "Scheduling":
+                    calls.append(name)
+                    raise ImportError("acc_inductor is not installed")
+                raise AttributeError(name)
+            module.__getattr__ = __getattr__
+            torch._register_device_module("acc", module)
+            load_error(
+                "the attributes Scheduling, PythonWrapperCodegen and "
+                "CppWrapperCodegen of torch.acc",
+                "reading them raised ImportError: acc_inductor is not installed",
+                ImportError,
+            )
+            assert calls == ["Scheduling"] * 2, calls
             """
         )
 

@@ -4935,7 +4935,12 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
                 init_backend_registration,
             )
 
-            init_backend_registration((type,))
+            try:
+                init_backend_registration((type,))
+            except RuntimeError as err:
+                # A probe: the backend's loader failed. A compile for the
+                # device runs the loader again and raises its error.
+                log.warning("%s", err)
             compile_supported = type in dict(
                 get_interface_for_device__PrivateUse1()
             ) and (get_scheduling_for_device(type) is not None)

@@ -144,8 +144,10 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (3) the attributes ``Scheduling``, ``PythonWrapperCodegen`` and ``CppWrapperCodegen``
         (and optionally ``WrapperFxCodegen``) on BackendModule, registered as they are.
 
-    A loader that raises or registers nothing is reported with one warning and retried only
-    after the device registries change. Register your ``DeviceOperatorPolicy``
+    A registered backend is kept. A loader that registers nothing is reported with one warning
+    and runs again in the next compile that needs "foo"; one that raises fails that compile
+    with a ``RuntimeError`` naming "foo" and the loader, chained to the loader's error. It may
+    run in two threads at once, so it must be idempotent. Register your ``DeviceOperatorPolicy``
     (``torch._inductor.device_operator_policy``), if any, in the same loader: a compile loads
     it before resolving the policy, in the compiling process and in a compile subprocess.
     If kernels generated for "foo" may only touch device memory inside a guard of yours, have

@@ -60,7 +60,7 @@ class RegistrySnapshot:
         ("torch._dynamo.trace_rules", "_device_trace_rules"),
         ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
         ("torch._inductor.codegen.common", "device_backend_loaders"),
-        ("torch._inductor.codegen.common", "_backend_probe_keys"),
+        ("torch._inductor.codegen.common", "_backend_load_attempts"),
         ("torch._inductor.device_operator_policy", "_device_operator_policies"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]

@@ -769,17 +769,19 @@ def _init_builtin_backend_registration() -> None:
 # Loaders of out-of-tree codegen backends, keyed by device type: the callables
 # given to register_device_backend_loader().  Loaders found by discovery (entry
 # points, the device module's hook or attributes) are not stored: they are
-# looked up again on each probe, see _find_device_backend_loader().
+# looked up again on each attempt, see _find_device_backend_loader().
 device_backend_loaders: dict[str, Callable[[], None]] = {}
 # Incremented by each register_backend_for_device() and
 # register_device_backend_loader() call, see _backend_probe_key().
 _backend_registry_generation = 0
-# Device type -> the probe key of its last load attempt, so that a device that
-# is still unregistered is probed again only after a registry change.
-_backend_probe_keys: dict[str, tuple[int, int]] = {}
-# Device types whose loader is running, so that a loader that compiles (or
-# calls init_backend_registration()) does not run itself again.
-_backend_loading: set[str] = set()
+# Device type -> the compile (its torch._guards.CompileContext) that last tried
+# to load its backend and found no loader, or a loader that registered nothing:
+# the rest of that compile does not try again, the next one does.
+_backend_load_attempts: dict[str, object] = {}
+# The device types whose loader runs in the current thread, so that a loader
+# that compiles (or calls init_backend_registration()) does not run itself
+# again.
+_backend_loading = threading.local()
 # (device type, source, problem) already reported, each warned about once.
 _backend_load_warned: set[tuple[str, str, str]] = set()
 # Protects the state above; re-entrant because loaders register backends.
@@ -804,11 +806,14 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
     `torch.<device>._inductor_backend_init()` hook, then its 2.13-style
     `Scheduling`/`PythonWrapperCodegen`/`CppWrapperCodegen` attributes.
 
-    A loader that raises, or returns without registering a backend for
-    `device`, is reported with one warning and the compile goes on without the
-    backend; it is tried again after the next registry change. Re-registering
-    a device replaces its loader. Raises `ValueError` for an in-tree device type
-    and `TypeError` for a loader that is not callable.
+    Every kind of loader follows one rule. Once a backend is registered for
+    `device`, no loader runs again. A loader that returns without registering
+    one is reported with one warning and runs again in the next compile that
+    needs `device`. A loader that raises fails the compile that ran it with a
+    `RuntimeError` naming the device and the loader, chained to the loader's
+    error (`__cause__`); the next compile runs it again. Re-registering a device
+    replaces its loader. Raises `ValueError` for an in-tree device type and
+    `TypeError` for a loader that is not callable.
     """
     if not isinstance(device, str) or not device or ":" in device:
         raise ValueError(
@@ -833,16 +838,27 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
         _backend_registry_generation += 1
 
 
+def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
+    """The error of a compile whose loader `source` of `device` failed; the
+    caller chains the loader's error to it."""
+    return RuntimeError(
+        f"Could not load the Inductor backend of device '{device}' from "
+        f"{source}: {problem}. Fix the backend package, or register the backend "
+        "with torch._inductor.codegen.common.register_backend_for_device"
+        f"('{device}', ...) before compiling."
+    )
+
+
 def _warn_backend_load_failure(device: str, source: str, problem: str) -> None:
     key = (device, source, problem)
-    if key in _backend_load_warned:
-        return
-    _backend_load_warned.add(key)
+    with _backend_loader_lock:
+        if key in _backend_load_warned:
+            return
+        _backend_load_warned.add(key)
     warnings.warn(
-        f"Could not load the Inductor backend of device '{device}' from "
-        f"{source}: {problem}. Compiling without it; fix the backend package "
-        "or register the backend with "
-        "torch._inductor.codegen.common.register_backend_for_device().",
+        f"The Inductor backend loader of device '{device}', {source}, {problem}. "
+        "Compiles that need the device fail until a backend is registered; the "
+        "next one runs the loader again.",
         stacklevel=3,
     )
 
@@ -860,24 +876,22 @@ def _entry_point_loader(device: str) -> tuple[Callable[[], None], str] | None:
     ]
     source = f"the {BACKEND_ENTRY_POINT_GROUP} entry point {origins[0]}"
     if len({ep.value for ep in found}) > 1:
-        _warn_backend_load_failure(
+        raise _backend_load_error(
             device,
             f"the {BACKEND_ENTRY_POINT_GROUP} entry points",
-            "more than one distribution provides it (" + "; ".join(origins) + ")",
+            "more than one distribution provides it (" + "; ".join(origins) + "); "
+            "uninstall all but one",
         )
-        return None
     try:
         loader = found[0].load()
     except Exception as err:
-        _warn_backend_load_failure(
+        raise _backend_load_error(
             device, source, f"loading it raised {type(err).__name__}: {err}"
-        )
-        return None
+        ) from err
     if not callable(loader):
-        _warn_backend_load_failure(
+        raise _backend_load_error(
             device, source, f"it refers to {loader!r}, which is not callable"
         )
-        return None
     return loader, source
 
 
@@ -890,30 +904,35 @@ def _device_module_loader(device: str) -> tuple[Callable[[], None], str] | None:
     hook = getattr(device_module, "_inductor_backend_init", None)
     if hook is not None:
         if not callable(hook):
-            _warn_backend_load_failure(
+            raise _backend_load_error(
                 device,
                 f"torch.{device}._inductor_backend_init",
                 f"it is {hook!r}, which is not callable",
             )
-            return None
         return hook, f"torch.{device}._inductor_backend_init()"
-    scheduling = getattr(device_module, "Scheduling", None)
-    wrapper = getattr(device_module, "PythonWrapperCodegen", None)
-    cpp_wrapper = getattr(device_module, "CppWrapperCodegen", None)
-    if scheduling is None or wrapper is None or cpp_wrapper is None:
-        # 2.13 registers from the attributes only when all three are present.
-        return None
-    fx_wrapper = getattr(device_module, "WrapperFxCodegen", None)
+    source = (
+        f"the attributes Scheduling, PythonWrapperCodegen and CppWrapperCodegen "
+        f"of torch.{device}"
+    )
+    try:
+        scheduling = getattr(device_module, "Scheduling", None)
+        wrapper = getattr(device_module, "PythonWrapperCodegen", None)
+        cpp_wrapper = getattr(device_module, "CppWrapperCodegen", None)
+        if scheduling is None or wrapper is None or cpp_wrapper is None:
+            # Registered from the attributes only when all three are present.
+            return None
+        fx_wrapper = getattr(device_module, "WrapperFxCodegen", None)
+    except Exception as err:
+        raise _backend_load_error(
+            device, source, f"reading them raised {type(err).__name__}: {err}"
+        ) from err
 
     def register_from_attributes() -> None:
         register_backend_for_device(
             device, scheduling, wrapper, cpp_wrapper, fx_wrapper
         )
 
-    return register_from_attributes, (
-        f"the attributes Scheduling, PythonWrapperCodegen and CppWrapperCodegen "
-        f"of torch.{device}"
-    )
+    return register_from_attributes, source
 
 
 def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] | None:
@@ -922,9 +941,13 @@ def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] |
     of precedence: register_device_backend_loader(), the
     `torch_inductor_backends` entry point, the `_inductor_backend_init()` hook
     of the PrivateUse1 device module, then that module's 2.13 attributes.
+    Raises `RuntimeError` (see `_backend_load_error`) for a loader that is
+    ambiguous, cannot be imported or read, or is not callable.
     """
-    if device in device_backend_loaders:
-        return device_backend_loaders[device], "register_device_backend_loader()"
+    loader = device_backend_loaders.get(device)
+    if loader is not None:
+        name = getattr(loader, "__qualname__", None) or repr(loader)
+        return loader, f"the loader {name} given to register_device_backend_loader()"
     return _entry_point_loader(device) or _device_module_loader(device)
 
 
@@ -934,47 +957,65 @@ def _backend_probe_key() -> tuple[int, int]:
     return (device_interface._registry_generation, _backend_registry_generation)
 
 
+def _loading_in_this_thread() -> set[str]:
+    loading = getattr(_backend_loading, "devices", None)
+    if loading is None:
+        loading = _backend_loading.devices = set()
+    return loading
+
+
 def _load_device_backend(device: str) -> bool:
     """
     Makes sure the out-of-tree device type `device` has an Inductor backend,
-    running its loader (see `_find_device_backend_loader`) if it has none.
-    Probes at most once per registry change; never raises. Returns whether a
-    backend is registered for `device`.
+    running its loader (see `_find_device_backend_loader`) if it has none, and
+    returns whether one is registered.
+
+    Success is kept: a registered backend is never loaded again. A device
+    without a loader, or whose loader returned without registering a backend,
+    is tried again by the next call, except within the compile (the
+    `torch._guards.CompileContext`) that already tried it. Raises a
+    `RuntimeError` naming the device and the loader, chained to the loader's
+    error, when the loader cannot be found unambiguously, imported, or raises.
     """
     if device in device_codegens:
         return True
-    key = _backend_probe_key()
-    if _backend_probe_keys.get(device) == key:
+    from torch._guards import CompileContext
+
+    compile_context = CompileContext.try_get()
+    loading = _loading_in_this_thread()
+    if device in loading:
         return False
-    with _backend_loader_lock:
-        if device in device_codegens:
-            return True
-        if device in _backend_loading or _backend_probe_keys.get(device) == key:
-            return False
-        _backend_loading.add(device)
-        try:
-            found = _find_device_backend_loader(device)
-            if found is not None:
-                loader, source = found
-                try:
-                    loader()
-                except Exception as err:
-                    _warn_backend_load_failure(
-                        device, source, f"it raised {type(err).__name__}: {err}"
-                    )
-                else:
-                    if device not in device_codegens:
-                        _warn_backend_load_failure(
-                            device,
-                            source,
-                            "it returned without registering a backend for "
-                            f"'{device}' with register_backend_for_device()",
-                        )
-        finally:
-            _backend_loading.discard(device)
-        # Recorded after loading: what the loader registered changed the key.
-        _backend_probe_keys[device] = _backend_probe_key()
-        return device in device_codegens
+    if (
+        compile_context is not None
+        and _backend_load_attempts.get(device) is compile_context
+    ):
+        return False
+    loading.add(device)
+    try:
+        found = _find_device_backend_loader(device)
+        if found is not None:
+            loader, source = found
+            try:
+                loader()
+            except Exception as err:
+                raise _backend_load_error(
+                    device, source, f"it raised {type(err).__name__}: {err}"
+                ) from err
+            if device not in device_codegens:
+                _warn_backend_load_failure(
+                    device,
+                    source,
+                    "returned without registering a backend for "
+                    f"'{device}' with register_backend_for_device()",
+                )
+    finally:
+        loading.discard(device)
+    if device in device_codegens:
+        return True
+    if compile_context is not None:
+        with _backend_loader_lock:
+            _backend_load_attempts[device] = compile_context
+    return False
 
 
 def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
@@ -1111,18 +1152,20 @@ def init_backend_registration(
     """
     Registers the backends of the in-tree devices (once), then makes sure the
     out-of-tree devices a compile needs have theirs: the device types in
-    `devices`, or, when it is None, the renamed PrivateUse1 device. A device
-    without a registered backend is loaded from the loader table (see
-    `register_device_backend_loader`), probing again only after a registry
-    change. Called at the start of each compile, before anything reads the
-    backend registry.
+    `devices`, or, when it is None, the renamed PrivateUse1 device (if it is
+    renamed). A device without a registered backend is loaded from the loader
+    table (see `register_device_backend_loader`): success is kept, a loader
+    that registered nothing runs again in the next compile, and one that
+    raises makes this call raise a `RuntimeError` naming the device and the
+    loader, chained to the loader's error. Called at the start of each compile,
+    before anything reads the backend registry.
     """
     _init_builtin_backend_registration()
     if devices is None:
         private_backend = torch._C._get_privateuse1_backend_name()
-        if private_backend != "privateuseone":
-            _load_device_backend(private_backend)
-        return
+        if private_backend == "privateuseone":
+            return
+        devices = (private_backend,)
     for d in devices:
         device = d.type if isinstance(d, torch.device) else d.partition(":")[0]
         # Cheap when registered: this runs for every backend-feature query.
