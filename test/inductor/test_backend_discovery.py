@@ -316,6 +316,22 @@ class LoaderTableTests(DiscoveryTestCase):
             init_backend_registration((DEVICE,))
         self.assertEqual(self.calls, ["load", "load"])
 
+    def test_backend_registrations_notify_the_device_registry(self):
+        # One change notification for the device and the backend registries:
+        # whatever derives from either subscribes to it.
+        from torch._dynamo import device_interface as di
+
+        seen = []
+        di._register_registry_change_callback(
+            lambda: seen.append(common._backend_probe_key())
+        )
+        before = di._registry_generation
+        register_device_backend_loader(DEVICE, self.loader("loader"))
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        self.assertEqual(seen, [before + 1, before + 2])
+        self.assertEqual(common._backend_probe_key(), di._registry_generation)
+        self.assertEqual(self.calls, [])
+
     def test_loader_that_needs_the_backend_itself_is_not_reentered(self):
         def load():
             self.calls.append("load")

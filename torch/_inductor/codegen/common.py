@@ -565,8 +565,14 @@ def register_backend_for_device(
             f"{device_custom_config=} cannot be the same as the default inductor config {config=}"
         )
     custom_backend_codegen_configs[device] = device_custom_config
-    global _backend_registry_generation
-    _backend_registry_generation += 1
+    from torch._dynamo.device_interface import (
+        _BUILTIN_DEVICE_INIT_LIST,
+        _notify_registry_change,
+    )
+
+    if device not in _BUILTIN_DEVICE_INIT_LIST:
+        # Out-of-tree backends change what is derived from the registries.
+        _notify_registry_change()
 
 
 class BackendFeature(Enum):
@@ -771,9 +777,6 @@ def _init_builtin_backend_registration() -> None:
 # points, the device module's hook or attributes) are not stored: they are
 # looked up again on each attempt, see _find_device_backend_loader().
 device_backend_loaders: dict[str, Callable[[], None]] = {}
-# Incremented by each register_backend_for_device() and
-# register_device_backend_loader() call, see _backend_probe_key().
-_backend_registry_generation = 0
 # Device type -> the compile (its torch._guards.CompileContext) that last tried
 # to load its backend and found no loader, or a loader that registered nothing:
 # the rest of that compile does not try again, the next one does.
@@ -832,10 +835,11 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
             f"The Inductor backend loader of device '{device}' must be callable, "
             f"got {loader!r}"
         )
-    global _backend_registry_generation
+    from torch._dynamo.device_interface import _notify_registry_change
+
     with _backend_loader_lock:
         device_backend_loaders[device] = loader
-        _backend_registry_generation += 1
+    _notify_registry_change()
 
 
 def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
@@ -951,10 +955,18 @@ def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] |
     return _entry_point_loader(device) or _device_module_loader(device)
 
 
-def _backend_probe_key() -> tuple[int, int]:
+def _backend_probe_key() -> int:
+    """
+    Changes whenever the backends Inductor may find change: the generation of
+    the device registry, whose change notification also announces each
+    register_backend_for_device() of an out-of-tree device and each
+    register_device_backend_loader(). Caches derived from the backend registry
+    are keyed by it, or subscribe with
+    torch._dynamo.device_interface._register_registry_change_callback().
+    """
     from torch._dynamo import device_interface
 
-    return (device_interface._registry_generation, _backend_registry_generation)
+    return device_interface._registry_generation
 
 
 def _loading_in_this_thread() -> set[str]:
