@@ -21,8 +21,9 @@ PrivateUse1 and either calls ``register_interface_for_device_PrivateUse1()`` or
 is discovered lazily (see ``_discover_privateuse1_interface``), so that
 importing the backend's package does not need to import ``torch._dynamo``.
 
-Every registration increments ``_registry_generation`` and then calls the
-callbacks subscribed with ``_register_registry_change_callback()``; everything
+Every registration increments ``_registry_generation`` and then, outside the
+registry lock, calls the callbacks subscribed with
+``_register_registry_change_callback()``; everything
 derived from the registry (``GPU_TYPES``, ``get_gpu_type()``, ``has_triton()``,
 device property caches, ...) subscribes, so registering after
 ``torch._inductor`` was imported, or after a first compile, takes effect on the
@@ -1029,20 +1030,26 @@ _BUILTIN_DEVICE_INIT_LIST: tuple[str, ...] = (
 device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
 
-# Protects device_interfaces and the state below against concurrent
-# initialisation, registration and PrivateUse1 discovery.  Re-entrant, since
-# discovery imports backend code that may register or look up interfaces.
-_device_registry_lock = threading.RLock()
-# True while init_device_reg() registers the built-in interfaces.
-_registering_builtins = False
+# Protects device_interfaces, _device_initialized, _registry_generation,
+# _registry_change_callbacks, the warned sets below and the device trace rules
+# (torch._dynamo.trace_rules): each registration validates and resolves first
+# (device_count(), discovery's imports and hooks), then publishes its entries
+# and increments the generation in one critical section. It is a leaf lock: no
+# import, no backend code, no registry-change callback and no other lock is
+# taken while it is held. Inductor's loader table has a lock of its own
+# (torch._inductor.codegen.common._backend_loader_lock), also a leaf: the two
+# are never held together, so there is no order to get wrong.
+_device_registry_lock = threading.Lock()
 # Incremented by every change of the registry, see _notify_registry_change().
 _registry_generation: int = 0
 _registry_change_callbacks: list[Callable[[], None]] = []
 # (PrivateUse1 name, registry generation, torch.<name> module) of the last
 # discovery attempt: lookups retry discovery only when one of them changed.
 _privateuse1_discovery_key: tuple[str, int, Any] | None = None
-# True while discovery runs (in the thread holding the lock).
-_privateuse1_discovering = False
+# Set in a thread while it runs discovery, so that the backend code discovery
+# runs does not start it again. Threads discover independently: none waits for
+# another (see _maybe_discover_privateuse1_interface()).
+_privateuse1_discovering = threading.local()
 # Failures already reported, so that each is reported once per process.
 _discovery_warned: set[tuple[str, str]] = set()
 _safe_probe_warned: set[tuple[Any, str]] = set()
@@ -1058,10 +1065,12 @@ def _register_registry_change_callback(
 
     Whatever is derived from the registry subscribes and drops or refreshes its
     derived state here, instead of keeping a snapshot. Callbacks run in the
-    registering thread with the registry lock held: they may read the registry,
-    but must be cheap and must not wait for other threads. Reading it may run
-    PrivateUse1 discovery and so deliver a nested notification: a callback must
-    tolerate being re-entered.
+    registering thread after the registration is published, with no lock held:
+    they may read the registry (which may run PrivateUse1 discovery and deliver
+    a nested notification, so a callback must tolerate being re-entered), and
+    may run in two registering threads at once. When the registry changes while
+    callbacks run, they run again, so that the last to finish has seen the
+    latest registry.
     """
     with _device_registry_lock:
         if callback not in _registry_change_callbacks:
@@ -1072,13 +1081,28 @@ def _register_registry_change_callback(
 def _notify_registry_change() -> None:
     """
     Records a change of the registry: increments `_registry_generation`, then
-    calls every callback subscribed with `_register_registry_change_callback()`.
-    A callback that raises is logged; the others still run.
+    runs the change callbacks (see `_run_registry_change_callbacks`). Called
+    without the registry lock held; a registration that publishes under the
+    lock increments the generation there and runs the callbacks after
+    releasing it.
     """
     global _registry_generation
     with _device_registry_lock:
         _registry_generation += 1
-        for callback in list(_registry_change_callbacks):
+    _run_registry_change_callbacks()
+
+
+def _run_registry_change_callbacks() -> None:
+    """
+    Calls every callback subscribed with `_register_registry_change_callback()`,
+    with no lock held, and again as long as the registry changed while they
+    ran. A callback that raises is logged; the others still run.
+    """
+    while True:
+        with _device_registry_lock:
+            generation = _registry_generation
+            callbacks = list(_registry_change_callbacks)
+        for callback in callbacks:
             try:
                 callback()
             except Exception:
@@ -1087,6 +1111,8 @@ def _notify_registry_change() -> None:
                     getattr(callback, "__qualname__", callback),
                     exc_info=True,
                 )
+        if _registry_generation == generation:
+            return
 
 
 def _device_type(device: str | torch.device) -> str:
@@ -1133,9 +1159,9 @@ def register_interface_for_device(
             "device must be a str or a torch.device"
         )
     _check_device_interface(device, device_interface)
+    global _registry_generation
     with _device_registry_lock:
-        builtin = _registering_builtins
-        if not builtin and _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
+        if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
             raise ValueError(
                 f"Cannot register {device_interface.__name__} for device "
                 f"'{device}': '{_device_type(device)}' is a built-in device type, "
@@ -1145,8 +1171,8 @@ def register_interface_for_device(
                 "register_interface_for_device_PrivateUse1()."
             )
         device_interfaces[device] = device_interface
-        if not builtin:
-            _notify_registry_change()
+        _registry_generation += 1
+    _run_registry_change_callbacks()
 
 
 def _privateuse1_names(name: str, device_interface: type[DeviceInterface]) -> list[str]:
@@ -1172,9 +1198,19 @@ def _privateuse1_names(name: str, device_interface: type[DeviceInterface]) -> li
 
 
 def _register_privateuse1(
-    name: str, names: list[str], device_interface: type[DeviceInterface]
-) -> None:
+    name: str,
+    names: list[str],
+    device_interface: type[DeviceInterface],
+    *,
+    discovered: bool = False,
+) -> bool:
+    """Publishes `device_interface` under `names`, then notifies. A discovered
+    interface never replaces a registered one (explicit registration takes
+    precedence); returns whether it was published."""
+    global _registry_generation
     with _device_registry_lock:
+        if discovered and name in device_interfaces:
+            return False
         # Replace the aliases of an earlier registration (it may have counted
         # more devices); a lookup never finds the name missing meanwhile.
         stale = [
@@ -1185,7 +1221,9 @@ def _register_privateuse1(
         device_interfaces.update(dict.fromkeys(names, device_interface))
         for key in stale:
             del device_interfaces[key]
-        _notify_registry_change()
+        _registry_generation += 1
+    _run_registry_change_callbacks()
+    return True
 
 
 def register_interface_for_device_PrivateUse1(
@@ -1212,9 +1250,10 @@ def register_interface_for_device_PrivateUse1(
 
 def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
     key = (source, problem)
-    if key in _discovery_warned:
-        return
-    _discovery_warned.add(key)
+    with _device_registry_lock:
+        if key in _discovery_warned:
+            return
+        _discovery_warned.add(key)
     warnings.warn(
         f"Skipping {source} while looking for the DeviceInterface of the "
         f"PrivateUse1 device '{name}': {problem}. Fix it, or register the "
@@ -1318,8 +1357,9 @@ def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
     broken one (the hook raises or returns something else; the module raises
     on import or its `DeviceInterface` is not a class; `device_count()` fails)
     is skipped with one warning. An interface that does not implement
-    `device_count()` is registered under `name` alone. Called with the
-    registry lock held.
+    `device_count()` is registered under `name` alone. Runs without the
+    registry lock held (it imports and calls the backend's code); what it
+    finds is published under it, unless an interface was registered meanwhile.
     """
     sources: tuple[Callable[[], tuple[type[DeviceInterface], str] | None], ...] = (
         lambda: _interface_from_device_module_hook(name, device_module),
@@ -1343,7 +1383,7 @@ def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
             except RuntimeError as err:
                 _warn_discovery_failure(name, source, str(err))
                 continue
-        _register_privateuse1(name, names, device_interface)
+        _register_privateuse1(name, names, device_interface, discovered=True)
         return
 
 
@@ -1352,36 +1392,39 @@ def _maybe_discover_privateuse1_interface() -> None:
     Runs PrivateUse1 discovery if the backend was renamed and has no interface
     yet, at most once per (backend name, registry generation, `torch.<name>`
     module), so that lookups do not retry an import on every call.
+
+    Discovery runs with no lock held and waits for no other thread: threads
+    whose first lookups race each discover, the first interface published wins
+    (see `_register_privateuse1`), and all of them then answer with it. Python's
+    import lock serialises their imports of the same module. So a backend
+    module that registers, or looks up, from another thread while it is being
+    imported cannot hang. Backend code run by discovery that looks up the
+    device again is answered from the registry as it is.
     """
-    global _privateuse1_discovery_key, _privateuse1_discovering
+    global _privateuse1_discovery_key
     name = torch._C._get_privateuse1_backend_name()
     if name == "privateuseone" or name in device_interfaces:
         return
     device_module = getattr(torch, name, None)
-    if _privateuse1_discovery_key == (name, _registry_generation, device_module):
+    key = (name, _registry_generation, device_module)
+    if _privateuse1_discovery_key == key:
         return
-    # Another thread that is discovering holds the lock: wait for its result.
-    with _device_registry_lock:
-        if _privateuse1_discovering:
-            # Re-entered from the backend code that discovery runs.
-            return
-        key = (name, _registry_generation, device_module)
-        if name in device_interfaces or _privateuse1_discovery_key == key:
-            return
-        _privateuse1_discovering = True
-        try:
-            _discover_privateuse1_interface(name, device_module)
-        finally:
-            _privateuse1_discovering = False
-        # Recorded when done, so that lookups in other threads wait meanwhile.
-        _privateuse1_discovery_key = key
+    if getattr(_privateuse1_discovering, "active", False):
+        # Re-entered from the backend code that discovery runs.
+        return
+    _privateuse1_discovering.active = True
+    try:
+        _discover_privateuse1_interface(name, device_module)
+    finally:
+        _privateuse1_discovering.active = False
+    # Keyed by the generation before discovery: a registration meanwhile
+    # (another device's, say) makes the next lookup look again.
+    _privateuse1_discovery_key = key
 
 
 def _lazy_init_device_reg() -> None:
     if not _device_initialized:
-        with _device_registry_lock:
-            if not _device_initialized:
-                init_device_reg()
+        _init_device_reg(lazy=True)
 
 
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
@@ -1446,31 +1489,34 @@ def init_device_reg() -> None:
     with a "<type>:<index>" alias per device, then cpu, mps and tpu), notifies
     once, then runs PrivateUse1 discovery. Runs lazily on the first lookup.
     """
-    global _device_initialized, _registering_builtins
+    _init_device_reg(lazy=False)
+
+
+def _init_device_reg(*, lazy: bool) -> None:
+    """`init_device_reg()`; when `lazy`, publishes nothing if another thread
+    initialised the registry meanwhile."""
+    global _device_initialized, _registry_generation
+    # Resolved outside the lock: counting devices calls into their runtimes.
+    builtins: dict[str, type[DeviceInterface]] = {}
+    for device, device_interface, device_module in (
+        ("cuda", CudaInterface, torch.cuda),
+        ("xpu", XpuInterface, torch.xpu),
+        ("mtia", MtiaInterface, torch.mtia),
+    ):
+        builtins[device] = device_interface
+        for i in range(device_module.device_count()):
+            builtins[f"{device}:{i}"] = device_interface
+    builtins.update(cpu=CpuInterface, mps=MpsInterface, tpu=TpuInterface)
     with _device_registry_lock:
-        _registering_builtins = True
-        try:
-            register_interface_for_device("cuda", CudaInterface)
-            for i in range(torch.cuda.device_count()):
-                register_interface_for_device(f"cuda:{i}", CudaInterface)
-
-            register_interface_for_device("xpu", XpuInterface)
-            for i in range(torch.xpu.device_count()):
-                register_interface_for_device(f"xpu:{i}", XpuInterface)
-
-            register_interface_for_device("mtia", MtiaInterface)
-            for i in range(torch.mtia.device_count()):
-                register_interface_for_device(f"mtia:{i}", MtiaInterface)
-
-            register_interface_for_device("cpu", CpuInterface)
-            register_interface_for_device("mps", MpsInterface)
-            register_interface_for_device("tpu", TpuInterface)
-        finally:
-            _registering_builtins = False
-
-        _device_initialized = True
-        _notify_registry_change()
-        _maybe_discover_privateuse1_interface()
+        published = not (lazy and _device_initialized)
+        if published:
+            device_interfaces.update(builtins)
+            _device_initialized = True
+            _registry_generation += 1
+    # Discovery first: what it registers is announced with the built-ins.
+    _maybe_discover_privateuse1_interface()
+    if published:
+        _run_registry_change_callbacks()
 
 
 def _is_base_default(device_interface: Any, method: str) -> bool:

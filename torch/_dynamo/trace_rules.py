@@ -3490,7 +3490,7 @@ def register_device_trace_rules(
             **_device_trace_rules.get(device_type, {}),
             **new_rules,
         }
-        _on_device_registry_change()
+    _on_device_registry_change()
 
 
 def _load_obj_from_str(fully_qualified_name: str) -> Any:

@@ -787,8 +787,12 @@ _backend_load_attempts: dict[str, object] = {}
 _backend_loading = threading.local()
 # (device type, source, problem) already reported, each warned about once.
 _backend_load_warned: set[tuple[str, str, str]] = set()
-# Protects the state above; re-entrant because loaders register backends.
-_backend_loader_lock = threading.RLock()
+# Protects device_backend_loaders, _backend_load_attempts and
+# _backend_load_warned. A leaf lock, like the device registry's
+# (torch._dynamo.device_interface._device_registry_lock): loaders run, modules
+# are imported and registry-change callbacks run with neither held, and
+# neither is taken while the other is held.
+_backend_loader_lock = threading.Lock()
 
 BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
 
