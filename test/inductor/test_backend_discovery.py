@@ -390,6 +390,37 @@ class LoaderTableTests(DiscoveryTestCase):
         self.assertNotIn(DEVICE, common.device_backend_loaders)
 
 
+def add_current_device(x):
+    return x + torch.extension_device.current_device()
+
+
+class DynamoDiscoveryTests(DiscoveryTestCase):
+    """Dynamo looks the device's interface up through Inductor's loader table,
+    so an interface that only the loader registers is there for the first
+    compile's tracing."""
+
+    def test_first_compile_traces_with_the_interface_its_loader_registers(self):
+        register_device_backend_loader(DEVICE, self.loader("loader"))
+        x = torch.randn(4, device=DEVICE)
+        expected = add_current_device(x)
+        compiled = torch.compile(add_current_device, fullgraph=True)
+        self.assertEqual(compiled(x).cpu(), expected.cpu())
+        self.assertEqual(self.calls, ["loader"])
+
+    def test_runtime_function_of_a_device_without_interface_names_the_fix(self):
+        x = torch.randn(4, device=DEVICE)
+        with self.assertRaisesRegex(
+            torch._dynamo.exc.Unsupported,
+            rf"belongs to the runtime of the out-of-tree device '{DEVICE}', which "
+            r"has no DeviceInterface that Dynamo can find(.|\n)*Register the "
+            r"device's DeviceInterface with torch\._dynamo\.device_interface\."
+            r"register_interface_for_device_PrivateUse1\(\), or make it "
+            rf"discoverable: a torch\.{DEVICE}\.get_device_interface\(\) hook",
+        ) as caught:
+            torch.compile(add_current_device, fullgraph=True)(x)
+        self.assertNotIn("custom operator", str(caught.exception))
+
+
 class DeviceModuleHookTests(TestCase):
     """The device module's ``_inductor_backend_init()`` hook and its 2.13
     ``Scheduling``/... attributes, in a process whose PrivateUse1 device module

@@ -1046,6 +1046,10 @@ _registry_change_callbacks: list[Callable[[], None]] = []
 # (PrivateUse1 name, registry generation, torch.<name> module) of the last
 # discovery attempt: lookups retry discovery only when one of them changed.
 _privateuse1_discovery_key: tuple[str, int, Any] | None = None
+# (PrivateUse1 name, registry generation, torch.<name> module) of the last time
+# a compile ran the device's Inductor backend loader to find its interface, see
+# _discover_privateuse1_interface_for_compile().
+_privateuse1_loader_key: tuple[str, int, Any] | None = None
 # Set in a thread while it runs discovery, so that the backend code discovery
 # runs does not start it again. Threads discover independently: none waits for
 # another (see _maybe_discover_privateuse1_interface()).
@@ -1420,6 +1424,42 @@ def _maybe_discover_privateuse1_interface() -> None:
     # Keyed by the generation before discovery: a registration meanwhile
     # (another device's, say) makes the next lookup look again.
     _privateuse1_discovery_key = key
+
+
+def _discover_privateuse1_interface_for_compile() -> None:
+    """
+    The discovery a compile runs before it needs the PrivateUse1 device's
+    interface: `_maybe_discover_privateuse1_interface()`, then, if the device
+    still has none, the device's Inductor backend loader (the loader table of
+    `torch._inductor.codegen.common.init_backend_registration`), which may
+    register the interface along with the backend. So Dynamo and Inductor
+    share one discovery path, and a backend that registers its interface only
+    in its loader (`register_device_backend_loader`, a `torch_inductor_backends`
+    entry point, `torch.<name>._inductor_backend_init()`) is found by the first
+    compile.
+
+    Imports Inductor only for a renamed PrivateUse1 device that has no
+    interface, and runs the loader at most once per (name, registry
+    generation, `torch.<name>` module), as discovery does. A probe: a loader
+    that raises is logged, and the Inductor compile that needs the device runs
+    it again and fails with its error.
+    """
+    global _privateuse1_loader_key
+    _lazy_init_device_reg()
+    _maybe_discover_privateuse1_interface()
+    name = torch._C._get_privateuse1_backend_name()
+    if name == "privateuseone" or name in device_interfaces:
+        return
+    key = (name, _registry_generation, getattr(torch, name, None))
+    if _privateuse1_loader_key == key:
+        return
+    _privateuse1_loader_key = key
+    from torch._inductor.codegen.common import init_backend_registration
+
+    try:
+        init_backend_registration((name,))
+    except RuntimeError as err:
+        log.warning("%s", err)
 
 
 def _lazy_init_device_reg() -> None:

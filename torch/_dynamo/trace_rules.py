@@ -3205,6 +3205,69 @@ def _out_of_tree_device_modules() -> list[tuple[str, Any, Any]]:
     return result
 
 
+# The functions of the renamed PrivateUse1 device module while that device has
+# no interface, computed with the device tables: a compile that meets one runs
+# the device's Inductor backend loader first, which may register the interface
+# (see _rule_after_loading_interface()).
+_interfaceless_runtime: frozenset[Any] = frozenset()
+
+
+def _runtime_without_interface(name: str) -> frozenset[Any]:
+    from .device_interface import device_interfaces
+
+    if name == "privateuseone" or name in device_interfaces:
+        return frozenset()
+    module = getattr(torch, name, None)
+    if not isinstance(module, types.ModuleType):
+        return frozenset()
+    return frozenset(
+        fn for fn in list(vars(module).values()) if callable(fn) and hashable(fn)
+    )
+
+
+def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
+    """The device rule of `obj`, a function of the PrivateUse1 device module
+    met while the device has no interface, after running the discovery a
+    compile runs (which includes the device's Inductor backend loader)."""
+    from .device_interface import _discover_privateuse1_interface_for_compile
+
+    _discover_privateuse1_interface_for_compile()
+    return _device_tables().rule_map.get(obj, None)
+
+
+def _device_without_interface(tx: Any, fn: Any) -> str | None:
+    """
+    The name of the renamed PrivateUse1 device if `fn`, a function Dynamo
+    skips, belongs to its runtime while the device has no interface (so the
+    rules for its runtime functions are missing): `fn` is an attribute of its
+    device module `torch.<name>` or defined in it, or the code that calls `fn`
+    is. None otherwise; never raises.
+    """
+    from .device_interface import device_interfaces
+
+    name = torch._C._get_privateuse1_backend_name()
+    if name == "privateuseone" or name in device_interfaces:
+        return None
+    module = getattr(torch, name, None)
+    if module is None:
+        return None
+    module_name = getattr(module, "__name__", None)
+    fn_module = getattr(fn, "__module__", None)
+    try:
+        belongs = (
+            getattr(module, getattr(fn, "__name__", ""), None) is fn
+            or (
+                isinstance(fn_module, str)
+                and isinstance(module_name, str)
+                and (fn_module == module_name or fn_module.startswith(module_name + "."))
+            )
+            or getattr(tx, "f_globals", None) is vars(module)
+        )
+    except Exception:
+        return None
+    return name if belongs else None
+
+
 def _device_runtime_function(owner: Any, attr: str) -> Any:
     """`owner.<attr>` if it is a hashable callable other than a placeholder of
     the `DeviceInterface` base class, else None."""
@@ -3272,6 +3335,8 @@ def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
     else:
         registered = list(device_interfaces.items())
         out_of_tree = []
+    global _interfaceless_runtime
+    _interfaceless_runtime = _runtime_without_interface(privateuse1_name)
     from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_type
 
     constant_fold: dict[Callable[..., Any], None] = {}
@@ -4570,6 +4635,8 @@ def _lookup_inner(
                 reasons.add("get_torch_obj_rule_map")
             return rule
         rule = _device_tables().rule_map.get(obj, None)
+        if rule is None and obj in _interfaceless_runtime:
+            rule = _rule_after_loading_interface(obj)
         if rule is not None:
             if reasons is not None:
                 reasons.add("device trace rules (register_device_trace_rules)")

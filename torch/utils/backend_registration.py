@@ -131,7 +131,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     Alternatively, ship a module ``torch_foo._dynamo.device_interface`` whose attribute
     ``DeviceInterface`` is the interface class (it need not inherit from any torch class).
     An explicit ``torch._dynamo.device_interface.register_interface_for_device_PrivateUse1()``
-    takes precedence over the hook, and the hook over the module.
+    takes precedence over the hook, and the hook over the module. When neither finds one, a
+    compile runs your Inductor loader (below), which may register the interface, before
+    Dynamo traces.
 
     Note(Inductor): to let ``torch.compile`` load your Inductor backend only when a compile
     first needs "foo" (so that importing your package does not import Inductor), provide one of,
