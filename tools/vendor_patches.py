@@ -183,7 +183,7 @@ CONCERNS: tuple[Concern, ...] = (
     _c("core Inductor config",
        r"^torch\._inductor\.config\.(?!pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
        r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",
-       None),
+       "DeviceOperatorPolicy(config_defaults=...)"),
     _c("custom graph passes",
        r"^torch\._inductor\.config\.(pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
        r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",

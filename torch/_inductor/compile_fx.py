@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import enum
 import functools
@@ -149,7 +150,7 @@ from .virtualized import V
 
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator, Sequence
+    from collections.abc import Callable, Generator, Mapping, Sequence
 
     from torch._inductor.output_code import _StrideExprStr
     from torch._ops import OpOverload
@@ -813,6 +814,68 @@ def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
         node.args = args
         node.kwargs = kwargs
     gm.recompile()
+
+
+# The options of the compile in progress that the user passed in
+# compile_fx(config_patches=...), and whether its device's options are applied
+# (so that the nested compile_fx call does not apply them again).
+_user_config_patches: contextvars.ContextVar[Mapping[str, Any]] = (
+    contextvars.ContextVar("inductor_user_config_patches", default={})
+)
+_device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "inductor_device_config_applied", default=False
+)
+
+
+@contextlib.contextmanager
+def _set_context_var(var: contextvars.ContextVar[Any], value: Any) -> Generator[None, None, None]:
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+@contextlib.contextmanager
+def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]:
+    """Apply a device's options for the compile run inside.  On exit each
+    option is restored as it was, unset options included (unlike
+    ``config.patch``, which leaves them set to their prior value), so that a
+    later compile sees the user's settings only."""
+    token = _device_config_applied.set(True)
+    revert = config._make_closure_patcher(**patches)()
+    try:
+        yield
+    finally:
+        revert()
+        _device_config_applied.reset(token)
+
+
+def _with_device_config(
+    patches: dict[str, Any], fn: Callable[_P, _T]
+) -> Callable[_P, _T]:
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with _device_config_scope(patches):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _device_config_patches(
+    gm: GraphModule, example_inputs: Sequence[InputType]
+) -> dict[str, Any]:
+    """The Inductor options the operator policy of the graph's accelerator
+    sets for this compile (empty without a policy, or once applied)."""
+    if _device_config_applied.get() or not _device_operator_policies:
+        return {}
+    init_backend_registration(
+        x.device for x in example_inputs if isinstance(x, torch.Tensor)
+    )
+    policy = _resolve_operator_policy(gm, example_inputs)
+    if policy is None:
+        return {}
+    return policy.config_patches(user_options=_user_config_patches.get())
 
 
 # pass config dict back to user
@@ -2795,12 +2858,33 @@ def compile_fx(
         return model_
 
     if config_patches:
-        with patch_compile_options(config_patches):
+        with (
+            patch_compile_options(config_patches),
+            _set_context_var(
+                _user_config_patches,
+                config_patches if isinstance(config_patches, dict) else {},
+            ),
+        ):
             return compile_fx(
                 model_,
                 example_inputs_,
                 # need extra layer of patching as backwards is compiled out of scope
                 inner_compile=patch_compile_options(config_patches)(inner_compile),
+                decompositions=decompositions,
+                ignore_shape_env=ignore_shape_env,
+                compile_region_name=compile_region_name,
+            )
+
+    # The Inductor options of the graph's device (its operator policy's
+    # config_defaults) apply like config_patches: to this
+    # compile and its backward, under the user's options.
+    device_config = _device_config_patches(model_, example_inputs_)
+    if device_config:
+        with _device_config_scope(device_config):
+            return compile_fx(
+                model_,
+                example_inputs_,
+                inner_compile=_with_device_config(device_config, inner_compile),
                 decompositions=decompositions,
                 ignore_shape_env=ignore_shape_env,
                 compile_region_name=compile_region_name,
@@ -3361,6 +3445,11 @@ def autograd_cache_key(
         x.device for x in example_inputs if isinstance(x, torch.Tensor)
     )
     operator_policy = _resolve_operator_policy(graph, example_inputs)
+    device_config = (
+        operator_policy.config_patches(user_options=_user_config_patches.get())
+        if operator_policy is not None
+        else {}
+    )
     if decompositions is None:
         decompositions = (
             operator_policy.decomposition_table(select_decomp_table())
@@ -3413,6 +3502,7 @@ def autograd_cache_key(
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
         operator_policy_scope(operator_policy),
+        _device_config_scope(device_config),
     ):
         return aot_autograd.autograd_cache_key(
             graph,

@@ -6,11 +6,14 @@ type.  The policy says, for that device only:
 * which AOTAutograd decompositions to replace (a callable) or to drop
   (:data:`Exclude`, which keeps the op in the graph), and
 * which Inductor lowerings to replace (a callable) or to turn into an eager
-  fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``).
+  fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``),
+* which core Inductor options default differently on the device
+  (``config_defaults``).
 
 It replaces writes to the process-wide tables
 (``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
-``make_fallback``), which change every device's compiles.
+``make_fallback``) and to ``torch._inductor.config``, which change every
+device's compiles.
 
 Each compile resolves the policy once, from the accelerator its graph uses
 (:func:`resolve_operator_policy`), before the AOTAutograd cache lookup.  The
@@ -23,7 +26,10 @@ policy then
    (``torch._inductor.lowering.user_lowerings``) > device policy (lowering or
    fallback) > default lowering > the existing unsupported-op behaviour;
 3. enters the AOTAutograd and FX graph cache keys through its
-   :attr:`~DeviceOperatorPolicy.cache_key`.
+   :attr:`~DeviceOperatorPolicy.cache_key`;
+4. patches the compile's Inductor options, for the duration of that compile
+   (forward and backward) and in its own context only, the way
+   ``torch.compile(options=...)`` does (:meth:`DeviceOperatorPolicy.config_patches`).
 
 With no policy registered for a graph's accelerator nothing of this runs:
 decomposition table, lowerings, generated code and cache keys are those of a
@@ -92,6 +98,16 @@ Exclude = _Sentinel("Exclude")
 Fallback = _Sentinel("Fallback")
 
 
+# Options that hold callables, not settable per device: no cache key can
+# identify them.
+_NOT_DEFAULTABLE_PREFIXES = ("pre_grad_custom_pass", "joint_custom_pre_pass",
+                             "joint_custom_post_pass", "post_grad_custom_pre_pass",
+                             "post_grad_custom_post_pass", "_pre_fusion_custom_pass",
+                             "_post_fusion_custom_pass",
+                             "_fuse_ddp_communication_passes", "custom_partitioner_fn",
+                             "trace.upload_tar")
+
+
 class DeviceOperatorPolicyError(RuntimeError):
     """An operator policy that is invalid, conflicts with another one, or
     cannot be resolved where a compile needs it."""
@@ -154,6 +170,12 @@ class DeviceOperatorPolicy:
             lowers the op's nodes on this device (same contract as a
             ``register_lowering`` function; returning ``None`` defers to the
             default lowering); :data:`Fallback` makes them eager fallbacks.
+        config_defaults: ``option name -> value`` for core Inductor options
+            (``"size_asserts"``, ``"triton.max_tiles"``): the value a compile
+            on this device uses for an option the user has not set (by
+            ``torch.compile(options=...)``, ``config.patch``, an assignment or
+            an environment variable), which wins.  The value must have the
+            option's type; values enter the cache key by ``repr``.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -168,6 +190,7 @@ class DeviceOperatorPolicy:
     lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
         dataclasses.field(default_factory=dict)
     )
+    config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -204,6 +227,11 @@ class DeviceOperatorPolicy:
             self, "decomposition_overrides", types.MappingProxyType(decomps)
         )
         object.__setattr__(self, "lowering_overrides", types.MappingProxyType(lowerings))
+        object.__setattr__(
+            self,
+            "config_defaults",
+            types.MappingProxyType(self._check_config_defaults(where, self.config_defaults)),
+        )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
     @staticmethod
@@ -236,12 +264,52 @@ class DeviceOperatorPolicy:
             checked[op] = rule
         return checked
 
+    @staticmethod
+    def _check_config_defaults(where: str, defaults: object) -> dict[str, Any]:
+        from . import config
+
+        if not isinstance(defaults, Mapping):
+            raise DeviceOperatorPolicyError(
+                f"{where}: config_defaults must be a mapping of Inductor option "
+                f"names to values, got {type(defaults).__name__}"
+            )
+        checked: dict[str, Any] = {}
+        for name, value in defaults.items():
+            if not isinstance(name, str) or name not in config._config:
+                raise DeviceOperatorPolicyError(
+                    f"{where}: config_defaults key {name!r} is not a "
+                    "torch._inductor.config option; a backend's own options "
+                    "belong in its device_custom_config module"
+                )
+            if name.startswith(_NOT_DEFAULTABLE_PREFIXES):
+                raise DeviceOperatorPolicyError(
+                    f"{where}: config_defaults[{name!r}] holds a callable that no "
+                    "cache key can identify; it cannot have a per-device default"
+                )
+            default = config._config[name].default
+            expected: tuple[type, ...] = (
+                (int, float) if type(default) is float else (type(default),)
+            )
+            if default is not None and (
+                not isinstance(value, expected)
+                or (isinstance(value, bool) and type(default) is not bool)
+            ):
+                raise DeviceOperatorPolicyError(
+                    f"{where}: config_defaults[{name!r}] must be a "
+                    f"{type(default).__name__} like the option's default "
+                    f"{default!r}, got {value!r}"
+                )
+            checked[name] = value
+        return checked
+
     def _compute_cache_key(self) -> str:
         entries = sorted(
             [f"decomposition {op} {_rule_name(r)}"
              for op, r in self.decomposition_overrides.items()]
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
+            + [f"config {name} {value!r}"
+               for name, value in self.config_defaults.items()]
         )
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
         return f"{self.device_type}:{self.version}:{digest}"
@@ -260,6 +328,7 @@ class DeviceOperatorPolicy:
             self.cache_key == other.cache_key
             and dict(self.decomposition_overrides) == dict(other.decomposition_overrides)
             and dict(self.lowering_overrides) == dict(other.lowering_overrides)
+            and dict(self.config_defaults) == dict(other.config_defaults)
         )
 
     def __hash__(self) -> int:
@@ -279,6 +348,31 @@ class DeviceOperatorPolicy:
             else:
                 table[op] = rule
         return table
+
+    def config_patches(
+        self, user_options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The Inductor options a compile on this device runs with, given the
+        current config and the ``user_options`` of the compile
+        (``torch.compile(options=...)``): each of :attr:`config_defaults`
+        whose option the user has not set, that is not in ``user_options``
+        and at its default value (an option set to a different value by
+        ``config.patch``, an assignment or an environment variable is the
+        user's).
+
+        Sampled once per compile, after the user's options are applied."""
+        from . import config
+
+        user_options = {
+            name.replace("-", "_"): value for name, value in (user_options or {}).items()
+        }
+        patches = {
+            name: value
+            for name, value in self.config_defaults.items()
+            if name not in user_options
+            and getattr(config, name) == config._config[name].default
+        }
+        return patches
 
     def lowering_for_node(
         self, target: object, node: torch.fx.Node | None
