@@ -187,7 +187,7 @@ CONCERNS: tuple[Concern, ...] = (
     _c("custom graph passes",
        r"^torch\._inductor\.config\.(pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
        r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",
-       None),
+       "DeviceOperatorPolicy(custom_passes=...)"),
     _c("Dynamo config",
        r"^torch\._dynamo\.config\.|^torch\._functorch\.config\.",
        None),
@@ -196,7 +196,8 @@ CONCERNS: tuple[Concern, ...] = (
        None),
     _c("pattern registrations into Inductor's pass dicts",
        r"^torch\._inductor\.fx_passes\.(\w+\.)?(patterns|pass_patterns)\b",
-       None, kinds=("register",)),
+       "DeviceOperatorPolicy(custom_passes=...) applying your own PatternMatcherPass",
+       kinds=("register",)),
     _c("pattern-matcher passes",
        r"^torch\._inductor\.fx_passes\.|^torch\._inductor\.pattern_matcher",
        None),

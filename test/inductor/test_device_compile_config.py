@@ -1,11 +1,12 @@
 # Owner(s): ["module: inductor"]
-"""Per-device Inductor options on ``extension_device``.
+"""Per-device Inductor options and custom graph passes on ``extension_device``.
 
 A backend's operator policy carries the defaults of core Inductor options
-(``config_defaults``) for its device.  They replace global writes such as
-``config.size_asserts = False`` at import: they apply to that device's
-compiles only, the user's options still win, the global config is never
-changed, and they are part of the cache keys.
+(``config_defaults``) and custom graph passes (``custom_passes``) for its
+device.  They replace global writes such as ``config.size_asserts = False``
+or ``config.post_grad_custom_post_pass = ...`` at import: they apply to that
+device's compiles only, the user's options still win, the global config is
+never changed, and both are part of the cache keys.
 """
 
 import sys
@@ -21,6 +22,7 @@ from extension_backends.extension_device import register
 from extension_backends.testing import DEVICE, RegistrySnapshot
 from torch._dynamo.utils import counters
 from torch._inductor import config as inductor_config
+from torch._inductor.custom_graph_pass import CustomGraphPass
 from torch._inductor.device_operator_policy import (
     DeviceOperatorPolicy,
     DeviceOperatorPolicyError,
@@ -33,6 +35,43 @@ from torch.testing._internal.common_utils import run_tests, TestCase
 
 aten = torch.ops.aten
 device_module = register(DEVICE)
+
+
+class SinToCos(CustomGraphPass):
+    """Rewrites aten.sin as aten.cos, so the result shows where it ran, and
+    records the graphs it saw."""
+
+    def __init__(self, version="1"):
+        self.version = version
+        self.calls = 0
+
+    def __call__(self, graph):
+        self.calls += 1
+        for node in graph.nodes:
+            if node.target is aten.sin.default:
+                node.target = aten.cos.default
+
+    def uuid(self):
+        return f"SinToCos-{self.version}"
+
+
+class PreGradRecorder(CustomGraphPass):
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, graph):
+        self.calls += 1
+
+    def uuid(self):
+        return "PreGradRecorder"
+
+
+class NoUuid(CustomGraphPass):
+    def __call__(self, graph):
+        pass
+
+    def uuid(self):
+        return None
 
 
 def policy(version="1", **kwargs):
@@ -54,6 +93,7 @@ class DeviceCompileConfigTestCase(TestCase):
 
     def assertConfigIsStock(self):
         self.assertEqual(inductor_config.get_config_copy(), self.stock_config)
+        self.assertIsNone(inductor_config.post_grad_custom_post_pass)
 
     def compile_code(self, fn, x, options=None):
         torch._dynamo.reset()
@@ -136,7 +176,8 @@ class ConfigDefaultsTests(DeviceCompileConfigTestCase):
             ({"no_such_option": 1}, r"'no_such_option' is not a torch\._inductor\.config option"),
             ({"size_asserts": 1}, r"config_defaults\['size_asserts'\] must be a bool like "
                                   r"the option's default True, got 1"),
-            ({"post_grad_custom_post_pass": None}, "holds a callable that no cache key"),
+            ({"post_grad_custom_post_pass": SinToCos()},
+             r"custom graph pass option; pass custom_passes=\{'post_grad_custom_post_pass'"),
             ({"_pre_fusion_custom_pass": None}, "holds a callable that no cache key"),
             ([("size_asserts", False)], "config_defaults must be a mapping"),
         ]
@@ -151,6 +192,70 @@ class ConfigDefaultsTests(DeviceCompileConfigTestCase):
         self.assertNotEqual(a.cache_key, policy().cache_key)
         self.assertNotEqual(a.cache_key, policy(config_defaults={"size_asserts": True}).cache_key)
         self.assertEqual(a, policy(config_defaults={"size_asserts": False}))
+
+
+class CustomPassTests(DeviceCompileConfigTestCase):
+    def test_post_grad_pass_runs_on_the_device_only(self):
+        # What torch_npu does with `config.post_grad_custom_post_pass = ...`.
+        p = SinToCos()
+        register_device_operator_policy(policy(custom_passes={"post_grad_custom_post_pass": p}))
+        x = torch.randn(8)
+        dev_out, _ = self.compile_code(torch.sin, x.to(DEVICE))
+        self.assertEqual(dev_out.cpu(), torch.cos(x))
+        self.assertEqual(p.calls, 1)
+        self.assertConfigIsStock()
+        cpu_out, _ = self.compile_code(torch.sin, x)
+        self.assertEqual(cpu_out, torch.sin(x))
+        self.assertEqual(p.calls, 1)
+        self.assertConfigIsStock()
+
+    def test_joint_pass_and_the_users_pass_both_run(self):
+        device_pass, user_pass = SinToCos("device"), SinToCos("user")
+        register_device_operator_policy(policy(custom_passes={"joint_custom_post_pass": [device_pass]}))
+        x = torch.randn(8, device=DEVICE)
+        out, _ = self.compile_code(torch.sin, x, options={"joint_custom_post_pass": user_pass})
+        self.assertEqual(out.cpu(), torch.cos(x.cpu()))
+        self.assertEqual((device_pass.calls, user_pass.calls), (1, 1))
+        self.assertConfigIsStock()
+
+    def test_pre_grad_pass_runs_on_the_device_only(self):
+        p = PreGradRecorder()
+        register_device_operator_policy(policy(custom_passes={"pre_grad_custom_pass": p}))
+        x = torch.randn(8)
+        self.compile_code(torch.sin, x)
+        self.assertEqual(p.calls, 0)
+        self.compile_code(torch.sin, x.to(DEVICE))
+        self.assertEqual(p.calls, 1)
+        self.assertConfigIsStock()
+
+    def test_pass_identity_in_the_fx_graph_cache_key(self):
+        x = torch.randn(8, device=DEVICE)
+        no_policy = RegistrySnapshot()
+        with fresh_cache():
+            register_device_operator_policy(
+                policy(custom_passes={"post_grad_custom_post_pass": SinToCos("1")})
+            )
+            self.assertEqual(self.compile_counts(torch.sin, x), (1, 0))
+            self.assertEqual(self.compile_counts(torch.sin, x), (0, 1))
+            no_policy.restore()
+            register_device_operator_policy(
+                policy(custom_passes={"post_grad_custom_post_pass": SinToCos("2")})
+            )
+            self.assertEqual(self.compile_counts(torch.sin, x), (1, 0))
+            self.assertEqual(self.compile_counts(torch.sin, x), (0, 1))
+        self.assertConfigIsStock()
+
+    def test_invalid_passes_rejected(self):
+        cases = [
+            ({"post_grad_pass": SinToCos()}, "'post_grad_pass' is not a pass stage; expected one of"),
+            ({"post_grad_custom_post_pass": lambda g: None}, "must hold torch._inductor"),
+            ({"post_grad_custom_post_pass": NoUuid()}, r"NoUuid\.uuid\(\) returned None"),
+        ]
+        for passes, message in cases:
+            with self.subTest(message), self.assertRaisesRegex(
+                DeviceOperatorPolicyError, r"device type 'extension_device'.*" + message
+            ):
+                policy(custom_passes=passes)
 
 
 if __name__ == "__main__":

@@ -2876,7 +2876,7 @@ def compile_fx(
             )
 
     # The Inductor options of the graph's device (its operator policy's
-    # config_defaults) apply like config_patches: to this
+    # config_defaults and custom_passes) apply like config_patches: to this
     # compile and its backward, under the user's options.
     device_config = _device_config_patches(model_, example_inputs_)
     if device_config:

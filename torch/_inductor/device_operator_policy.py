@@ -8,7 +8,8 @@ type.  The policy says, for that device only:
 * which Inductor lowerings to replace (a callable) or to turn into an eager
   fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``),
 * which core Inductor options default differently on the device
-  (``config_defaults``).
+  (``config_defaults``), and
+* which custom graph passes run on the device's graphs (``custom_passes``).
 
 It replaces writes to the process-wide tables
 (``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "CUSTOM_PASS_STAGES",
     "DeviceOperatorPolicy",
     "DeviceOperatorPolicyError",
     "Exclude",
@@ -98,12 +100,19 @@ Exclude = _Sentinel("Exclude")
 Fallback = _Sentinel("Fallback")
 
 
-# Options that hold callables, not settable per device: no cache key can
-# identify them.
-_NOT_DEFAULTABLE_PREFIXES = ("pre_grad_custom_pass", "joint_custom_pre_pass",
-                             "joint_custom_post_pass", "post_grad_custom_pre_pass",
-                             "post_grad_custom_post_pass", "_pre_fusion_custom_pass",
-                             "_post_fusion_custom_pass",
+#: The Inductor options that hold custom graph passes, in the order their
+#: passes run in a compile; the keys of ``DeviceOperatorPolicy.custom_passes``.
+CUSTOM_PASS_STAGES = (
+    "pre_grad_custom_pass",
+    "joint_custom_pre_pass",
+    "joint_custom_post_pass",
+    "post_grad_custom_pre_pass",
+    "post_grad_custom_post_pass",
+)
+
+# Options that hold callables: set through ``custom_passes`` (the graph passes)
+# or not settable per device, since no cache key can identify them.
+_NOT_DEFAULTABLE_PREFIXES = ("_pre_fusion_custom_pass", "_post_fusion_custom_pass",
                              "_fuse_ddp_communication_passes", "custom_partitioner_fn",
                              "trace.upload_tar")
 
@@ -176,6 +185,12 @@ class DeviceOperatorPolicy:
             ``torch.compile(options=...)``, ``config.patch``, an assignment or
             an environment variable), which wins.  The value must have the
             option's type; values enter the cache key by ``repr``.
+        custom_passes: ``stage -> CustomGraphPass or sequence of them``, the
+            stage one of :data:`CUSTOM_PASS_STAGES`.  The passes run on this
+            device's graphs only, ahead of the user's passes for that stage.
+            Each must be a ``torch._inductor.custom_graph_pass.CustomGraphPass``
+            whose ``uuid()`` is not None: the uuid is the pass's identity in
+            the cache keys.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -191,6 +206,7 @@ class DeviceOperatorPolicy:
         dataclasses.field(default_factory=dict)
     )
     config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -231,6 +247,11 @@ class DeviceOperatorPolicy:
             self,
             "config_defaults",
             types.MappingProxyType(self._check_config_defaults(where, self.config_defaults)),
+        )
+        object.__setattr__(
+            self,
+            "custom_passes",
+            types.MappingProxyType(self._check_custom_passes(where, self.custom_passes)),
         )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
@@ -281,6 +302,11 @@ class DeviceOperatorPolicy:
                     "torch._inductor.config option; a backend's own options "
                     "belong in its device_custom_config module"
                 )
+            if name in CUSTOM_PASS_STAGES:
+                raise DeviceOperatorPolicyError(
+                    f"{where}: config_defaults[{name!r}] is a custom graph pass "
+                    f"option; pass custom_passes={{{name!r}: <CustomGraphPass>}}"
+                )
             if name.startswith(_NOT_DEFAULTABLE_PREFIXES):
                 raise DeviceOperatorPolicyError(
                     f"{where}: config_defaults[{name!r}] holds a callable that no "
@@ -302,6 +328,47 @@ class DeviceOperatorPolicy:
             checked[name] = value
         return checked
 
+    @staticmethod
+    def _check_custom_passes(where: str, passes: object) -> dict[str, tuple[Any, ...]]:
+        from .custom_graph_pass import CustomGraphPass
+
+        if not isinstance(passes, Mapping):
+            raise DeviceOperatorPolicyError(
+                f"{where}: custom_passes must be a mapping of stage to "
+                f"CustomGraphPass, got {type(passes).__name__}"
+            )
+        checked: dict[str, tuple[Any, ...]] = {}
+        for stage, value in passes.items():
+            if stage not in CUSTOM_PASS_STAGES:
+                raise DeviceOperatorPolicyError(
+                    f"{where}: custom_passes key {stage!r} is not a pass stage; "
+                    f"expected one of {', '.join(CUSTOM_PASS_STAGES)}"
+                )
+            items = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+            for p in items:
+                if not isinstance(p, CustomGraphPass):
+                    raise DeviceOperatorPolicyError(
+                        f"{where}: custom_passes[{stage!r}] must hold "
+                        "torch._inductor.custom_graph_pass.CustomGraphPass "
+                        f"instances (their uuid() keys the caches), got {p!r}"
+                    )
+                try:
+                    uuid = p.uuid()
+                except Exception as err:
+                    raise DeviceOperatorPolicyError(
+                        f"{where}: custom_passes[{stage!r}]: {type(p).__qualname__}"
+                        f".uuid() raised {type(err).__name__}: {err}"
+                    ) from err
+                if uuid is None:
+                    raise DeviceOperatorPolicyError(
+                        f"{where}: custom_passes[{stage!r}]: {type(p).__qualname__}"
+                        ".uuid() returned None; return a value that changes when "
+                        "the pass changes, so that cached graphs are not reused "
+                        "across versions of it"
+                    )
+            checked[stage] = items
+        return checked
+
     def _compute_cache_key(self) -> str:
         entries = sorted(
             [f"decomposition {op} {_rule_name(r)}"
@@ -310,6 +377,9 @@ class DeviceOperatorPolicy:
                for op, r in self.lowering_overrides.items()]
             + [f"config {name} {value!r}"
                for name, value in self.config_defaults.items()]
+            + [f"pass {stage} {i} {p.uuid()!r}"
+               for stage, ps in self.custom_passes.items()
+               for i, p in enumerate(ps)]
         )
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
         return f"{self.device_type}:{self.version}:{digest}"
@@ -329,6 +399,7 @@ class DeviceOperatorPolicy:
             and dict(self.decomposition_overrides) == dict(other.decomposition_overrides)
             and dict(self.lowering_overrides) == dict(other.lowering_overrides)
             and dict(self.config_defaults) == dict(other.config_defaults)
+            and dict(self.custom_passes) == dict(other.custom_passes)
         )
 
     def __hash__(self) -> int:
@@ -354,14 +425,18 @@ class DeviceOperatorPolicy:
     ) -> dict[str, Any]:
         """The Inductor options a compile on this device runs with, given the
         current config and the ``user_options`` of the compile
-        (``torch.compile(options=...)``): each of :attr:`config_defaults`
-        whose option the user has not set, that is not in ``user_options``
-        and at its default value (an option set to a different value by
-        ``config.patch``, an assignment or an environment variable is the
-        user's).
+        (``torch.compile(options=...)``):
+
+        * each of :attr:`config_defaults` whose option the user has not set:
+          not in ``user_options``, and at its default value (an option set
+          to a different value by ``config.patch``, an assignment or an
+          environment variable is the user's);
+        * for each stage of :attr:`custom_passes`, the device's passes
+          followed by the user's passes for that stage.
 
         Sampled once per compile, after the user's options are applied."""
         from . import config
+        from .custom_graph_pass import get_custom_graph_passes
 
         user_options = {
             name.replace("-", "_"): value for name, value in (user_options or {}).items()
@@ -372,6 +447,8 @@ class DeviceOperatorPolicy:
             if name not in user_options
             and getattr(config, name) == config._config[name].default
         }
+        for stage, passes in self.custom_passes.items():
+            patches[stage] = (*passes, *get_custom_graph_passes(getattr(config, stage)))
         return patches
 
     def lowering_for_node(
