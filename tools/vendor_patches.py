@@ -193,7 +193,7 @@ CONCERNS: tuple[Concern, ...] = (
        None),
     _c("core decomposition tables",
        r"^torch\._decomp\b|fake_tensor\.torch_decomp_decompositions|decompositions_for_jvp",
-       None),
+       "DeviceOperatorPolicy(fake_overrides=..., decomposition_overrides=...)"),
     _c("pattern registrations into Inductor's pass dicts",
        r"^torch\._inductor\.fx_passes\.(\w+\.)?(patterns|pass_patterns)\b",
        "DeviceOperatorPolicy(custom_passes=...) applying your own PatternMatcherPass",

@@ -258,5 +258,92 @@ class CustomPassTests(DeviceCompileConfigTestCase):
                 policy(custom_passes=passes)
 
 
+class FakeOverrideTests(DeviceCompileConfigTestCase):
+    """``fake_overrides``: what torch_npu does by writing
+    ``torch._decomp.decomposition_table``/``meta_table``, popping
+    ``py_kernels[Meta]`` and rebinding
+    ``fake_tensor.torch_decomp_decompositions``."""
+
+    def setUp(self):
+        super().setUp()
+        from torch._decomp import decomposition_table, meta_table
+        from torch._subclasses import fake_tensor
+
+        self.tables = (
+            dict(decomposition_table),
+            dict(meta_table),
+            fake_tensor.torch_decomp_decompositions,
+            dict(aten.sigmoid.default.py_kernels),
+        )
+
+    def assertTablesAreStock(self):
+        from torch._decomp import decomposition_table, meta_table
+        from torch._subclasses import fake_tensor
+
+        self.assertEqual(
+            (
+                dict(decomposition_table),
+                dict(meta_table),
+                fake_tensor.torch_decomp_decompositions,
+                dict(aten.sigmoid.default.py_kernels),
+            ),
+            self.tables,
+        )
+
+    def test_fake_implementation_for_the_device_only(self):
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        calls = []
+
+        def sigmoid_fake(x):
+            calls.append(x.device.type)
+            return x.new_empty(x.shape, dtype=torch.float64)
+
+        register_device_operator_policy(
+            policy(fake_overrides={aten.sigmoid.default: sigmoid_fake})
+        )
+        with FakeTensorMode():
+            on_device = aten.sigmoid.default(torch.empty(4, device=DEVICE))
+            on_device_again = aten.sigmoid.default(torch.empty(4, device=DEVICE))
+            on_cpu = aten.sigmoid.default(torch.empty(4))
+        self.assertEqual((on_device.dtype, on_device_again.dtype), (torch.float64,) * 2)
+        self.assertEqual(on_cpu.dtype, torch.float32)
+        # Not served from the dispatch cache: called for each call.
+        self.assertEqual(calls, [DEVICE, DEVICE])
+        self.assertTablesAreStock()
+
+    def test_compile_traces_with_the_device_fake(self):
+        calls = []
+
+        def sigmoid_fake(x):
+            calls.append(x.device.type)
+            return torch.empty_like(x)
+
+        register_device_operator_policy(
+            policy(fake_overrides={aten.sigmoid.default: sigmoid_fake})
+        )
+        x = torch.randn(8)
+        cpu_out, _ = self.compile_code(torch.sigmoid, x)
+        self.assertEqual(cpu_out, torch.sigmoid(x))
+        self.assertEqual(calls, [])
+        dev_out, _ = self.compile_code(torch.sigmoid, x.to(DEVICE))
+        self.assertEqual(dev_out.cpu(), torch.sigmoid(x))
+        self.assertIn(DEVICE, calls)
+        self.assertTablesAreStock()
+        self.assertConfigIsStock()
+
+    def test_fake_overrides_validated_and_keyed(self):
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            r"device type 'extension_device'.*fake_overrides\[aten\.sigmoid\.default\] "
+            "must be a callable, got 3",
+        ):
+            policy(fake_overrides={aten.sigmoid.default: 3})
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "fake_overrides key aten.sigmoid is an overload packet"):
+            policy(fake_overrides={aten.sigmoid: torch.empty_like})
+        keyed = policy(fake_overrides={aten.sigmoid.default: torch.empty_like})
+        self.assertNotEqual(keyed.cache_key, policy().cache_key)
+
+
 if __name__ == "__main__":
     run_tests()

@@ -8,13 +8,18 @@ type.  The policy says, for that device only:
 * which Inductor lowerings to replace (a callable) or to turn into an eager
   fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``),
 * which core Inductor options default differently on the device
-  (``config_defaults``), and
-* which custom graph passes run on the device's graphs (``custom_passes``).
+  (``config_defaults``),
+* which custom graph passes run on the device's graphs (``custom_passes``),
+  and
+* which ops have their own fake (meta) implementation for the device's
+  tensors while tracing (``fake_overrides``).
 
 It replaces writes to the process-wide tables
 (``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
-``make_fallback``) and to ``torch._inductor.config``, which change every
-device's compiles.
+``make_fallback``), to ``torch._inductor.config`` and to the tables tracing
+consults (``torch._decomp.decomposition_table``, ``meta_table``,
+``fake_tensor.torch_decomp_decompositions``), which change every device's
+compiles.
 
 Each compile resolves the policy once, from the accelerator its graph uses
 (:func:`resolve_operator_policy`), before the AOTAutograd cache lookup.  The
@@ -191,6 +196,14 @@ class DeviceOperatorPolicy:
             Each must be a ``torch._inductor.custom_graph_pass.CustomGraphPass``
             whose ``uuid()`` is not None: the uuid is the pass's identity in
             the cache keys.
+        fake_overrides: ``OpOverload -> callable``: the op's fake (meta)
+            implementation for calls whose first fake tensor argument is on
+            this device, in every ``FakeTensorMode`` (Dynamo, AOTAutograd and
+            Inductor tracing), ahead of the ``torch._decomp`` decomposition
+            and the meta kernel other devices use.  It is called with the
+            op's arguments inside the fake mode and returns fake tensors, like
+            a ``torch.library.register_fake`` function.  Calls it serves are
+            not memoized in the fake tensor dispatch cache.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -207,6 +220,9 @@ class DeviceOperatorPolicy:
     )
     config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
+        default_factory=dict
+    )
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -253,11 +269,18 @@ class DeviceOperatorPolicy:
             "custom_passes",
             types.MappingProxyType(self._check_custom_passes(where, self.custom_passes)),
         )
+        object.__setattr__(
+            self,
+            "fake_overrides",
+            types.MappingProxyType(
+                self._check_rules(where, "fake_overrides", self.fake_overrides, None)
+            ),
+        )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
     @staticmethod
     def _check_rules(
-        where: str, field: str, rules: object, sentinel: _Sentinel
+        where: str, field: str, rules: object, sentinel: _Sentinel | None
     ) -> dict[OpOverload, Any]:
         if not isinstance(rules, Mapping):
             raise DeviceOperatorPolicyError(
@@ -275,12 +298,12 @@ class DeviceOperatorPolicy:
                 raise DeviceOperatorPolicyError(
                     f"{where}: {field} keys must be OpOverloads, got {op!r}"
                 )
-            if rule is not sentinel and (
+            if (sentinel is None or rule is not sentinel) and (
                 isinstance(rule, _Sentinel) or not callable(rule)
             ):
+                allowed = "a callable" if sentinel is None else f"a callable or {sentinel!r}"
                 raise DeviceOperatorPolicyError(
-                    f"{where}: {field}[{op}] must be a callable or {sentinel!r}, "
-                    f"got {rule!r}"
+                    f"{where}: {field}[{op}] must be {allowed}, got {rule!r}"
                 )
             checked[op] = rule
         return checked
@@ -375,6 +398,8 @@ class DeviceOperatorPolicy:
              for op, r in self.decomposition_overrides.items()]
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
+            + [f"fake {op} {_rule_name(r)}"
+               for op, r in self.fake_overrides.items()]
             + [f"config {name} {value!r}"
                for name, value in self.config_defaults.items()]
             + [f"pass {stage} {i} {p.uuid()!r}"
@@ -400,6 +425,7 @@ class DeviceOperatorPolicy:
             and dict(self.lowering_overrides) == dict(other.lowering_overrides)
             and dict(self.config_defaults) == dict(other.config_defaults)
             and dict(self.custom_passes) == dict(other.custom_passes)
+            and dict(self.fake_overrides) == dict(other.fake_overrides)
         )
 
     def __hash__(self) -> int:
@@ -514,6 +540,8 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
             "register_device_operator_policy: expected a DeviceOperatorPolicy, "
             f"got {type(policy).__name__}"
         )
+    from torch._subclasses import fake_tensor
+
     with _device_operator_policies_lock:
         existing = _device_operator_policies.get(policy.device_type)
         if existing is not None:
@@ -526,6 +554,18 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
                 "one DeviceOperatorPolicy and bump its version when they change"
             )
         _device_operator_policies[policy.device_type] = policy
+        # The fake tensor table is derived from the policies; its values are
+        # replaced, never mutated.
+        for op, impl in policy.fake_overrides.items():
+            others = tuple(
+                entry
+                for entry in fake_tensor._device_fake_impls.get(op, ())
+                if entry[0] != policy.device_type
+            )
+            fake_tensor._device_fake_impls[op] = (*others, (policy.device_type, impl))
+    if policy.fake_overrides:
+        # Entries cached for these ops before the policy existed.
+        fake_tensor.FakeTensorMode.cache_clear()
     log.debug("registered operator policy %s", policy.cache_key)
 
 

@@ -321,6 +321,15 @@ def get_schema_info(func: OpOverload) -> torch._C._SchemaInfo:
 # many of the decompositions registered to torch/_prims do not at the moment model
 # aliasing or strides, so as an incremental step, just enable the decompositions in
 # torch/_decomp/decompositions.py.
+#: OpOverload -> ((device type, fake implementation), ...): a device's own
+#: fake (meta) implementation of an op, used for calls whose first fake tensor
+#: argument is on that device, ahead of decompositions and meta kernels.
+#: Filled from the device operator policies
+#: (``torch._inductor.device_operator_policy``); values are replaced, never
+#: mutated.
+_device_fake_impls: dict[OpOverload, tuple[tuple[str, Callable[..., Any]], ...]] = {}
+
+
 # decomps are used for aot autograd tracing so we would like to unify on their
 # implementation and add additional testing to them
 @functools.cache
@@ -1851,6 +1860,10 @@ class FakeTensorMode(TorchDispatchMode):
         ):
             return
 
+        # A device's own fake implementation is not part of the cache key.
+        if func in _device_fake_impls:
+            raise _BypassDispatchCache("device fake implementation")
+
         # Avoid caching for any ops that would require a more sophisticated
         # caching implementation, e.g., data dependent ops or ops that modify
         # the inputs.
@@ -2931,6 +2944,13 @@ class FakeTensorMode(TorchDispatchMode):
                 compute_unbacked_bindings(self.shape_env, fake_out, peek=True)
 
             return fake_out
+
+        if _device_fake_impls and flat_arg_fake_tensors:
+            device_type = flat_arg_fake_tensors[0].device.type
+            for impl_device_type, impl in _device_fake_impls.get(func, ()):
+                if impl_device_type == device_type:
+                    with self:
+                        return maybe_propagate_real_tensors(impl(*args, **kwargs))
 
         # Try for fastpath
         if has_symbolic_sizes:

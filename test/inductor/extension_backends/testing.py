@@ -62,6 +62,7 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "device_backend_loaders"),
         ("torch._inductor.codegen.common", "_backend_load_attempts"),
         ("torch._inductor.device_operator_policy", "_device_operator_policies"),
+        ("torch._subclasses.fake_tensor", "_device_fake_impls"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]
     #: (module, attribute) of every list registry.
