@@ -179,7 +179,7 @@ CONCERNS: tuple[Concern, ...] = (
        "register_device_operator_policy (lowering_overrides)"),
     _c("needs_realized_inputs",
        r"^torch\._inductor\.lowering\.needs_realized_inputs",
-       None),
+       "DeviceOperatorPolicy(realized_input_ops=...)"),
     _c("core Inductor config",
        r"^torch\._inductor\.config\.(?!pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
        r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",

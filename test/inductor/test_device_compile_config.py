@@ -345,5 +345,52 @@ class FakeOverrideTests(DeviceCompileConfigTestCase):
         self.assertNotEqual(keyed.cache_key, policy().cache_key)
 
 
+class RealizedInputTests(DeviceCompileConfigTestCase):
+    """``realized_input_ops``: what torch_npu does with
+    ``add_needs_realized_inputs(...)``, for its device only."""
+
+    @staticmethod
+    def fn(x, z):
+        y = x + z  # two users, one of them in realized_input_ops
+        return y.sigmoid(), y * 2
+
+    def code(self, device):
+        x = torch.randn(8, device=device)
+        torch._dynamo.reset()
+        with inductor_config.patch(fx_graph_cache=False):
+            _, codes = run_and_get_code(torch.compile(self.fn), x, x + 1)
+        return "\n".join(codes)
+
+    def test_inputs_realized_on_the_device_only(self):
+        from torch._inductor.lowering import needs_realized_inputs
+
+        stock_set = set(needs_realized_inputs)
+        # Without the policy y is computed inside the fused kernel.
+        FileCheck().check("buf0 = empty_strided").run(self.code(DEVICE))
+        register_device_operator_policy(policy(realized_input_ops={aten.sigmoid.default}))
+        # Realized: y becomes buf0, which fusion then removes, so the
+        # outputs are buf1 and buf2.
+        FileCheck().check_not("buf0 = empty_strided").check("buf1 = empty_strided").run(
+            self.code(DEVICE)
+        )
+        FileCheck().check("buf0 = empty_strided").run(self.code("cpu"))
+        self.assertEqual(set(needs_realized_inputs), stock_set)
+        self.assertConfigIsStock()
+
+    def test_realized_input_ops_validated_and_keyed(self):
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError, "realized_input_ops key aten.sigmoid is an overload packet"
+        ):
+            policy(realized_input_ops=[aten.sigmoid])
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError, "realized_input_ops must be a collection of OpOverloads"
+        ):
+            policy(realized_input_ops=aten.sigmoid.default)
+        keyed = policy(realized_input_ops=[aten.sigmoid.default])
+        self.assertEqual(keyed.realized_input_ops, frozenset({aten.sigmoid.default}))
+        self.assertNotEqual(keyed.cache_key, policy().cache_key)
+        self.assertEqual(keyed, policy(realized_input_ops={aten.sigmoid.default}))
+
+
 if __name__ == "__main__":
     run_tests()

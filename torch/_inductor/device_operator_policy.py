@@ -12,7 +12,9 @@ type.  The policy says, for that device only:
 * which custom graph passes run on the device's graphs (``custom_passes``),
   and
 * which ops have their own fake (meta) implementation for the device's
-  tensors while tracing (``fake_overrides``).
+  tensors while tracing (``fake_overrides``), and
+* which ops need their inputs realized on the device
+  (``realized_input_ops``).
 
 It replaces writes to the process-wide tables
 (``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
@@ -99,6 +101,9 @@ class _Sentinel:
 #: the op stays in the graph and the policy must lower it (a callable or
 #: :data:`Fallback` in ``lowering_overrides``).
 Exclude = _Sentinel("Exclude")
+
+# Placeholder rule of realized_input_ops entries while they are validated.
+_REALIZE = _Sentinel("Realize")
 
 #: ``lowering_overrides`` value: run the op through Inductor's eager fallback
 #: (``FallbackKernel``) on this device, whatever the default lowering is.
@@ -204,6 +209,9 @@ class DeviceOperatorPolicy:
             op's arguments inside the fake mode and returns fake tensors, like
             a ``torch.library.register_fake`` function.  Calls it serves are
             not memoized in the fake tensor dispatch cache.
+        realized_input_ops: ``OpOverload``s whose nodes on this device have
+            their inputs realized, as ``add_needs_realized_inputs`` does for
+            every device.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -223,6 +231,7 @@ class DeviceOperatorPolicy:
     fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
         default_factory=dict
     )
+    realized_input_ops: Iterable[OpOverload] = frozenset()
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -276,7 +285,28 @@ class DeviceOperatorPolicy:
                 self._check_rules(where, "fake_overrides", self.fake_overrides, None)
             ),
         )
+        object.__setattr__(
+            self,
+            "realized_input_ops",
+            frozenset(
+                self._check_rules(
+                    where,
+                    "realized_input_ops",
+                    dict.fromkeys(self._as_iterable(where, self.realized_input_ops), _REALIZE),
+                    _REALIZE,
+                )
+            ),
+        )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
+
+    @staticmethod
+    def _as_iterable(where: str, ops: object) -> Iterable[Any]:
+        if isinstance(ops, (str, Mapping)) or not isinstance(ops, Iterable):
+            raise DeviceOperatorPolicyError(
+                f"{where}: realized_input_ops must be a collection of "
+                f"OpOverloads, got {type(ops).__name__}"
+            )
+        return ops
 
     @staticmethod
     def _check_rules(
@@ -398,6 +428,7 @@ class DeviceOperatorPolicy:
              for op, r in self.decomposition_overrides.items()]
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
+            + [f"realize {op}" for op in self.realized_input_ops]
             + [f"fake {op} {_rule_name(r)}"
                for op, r in self.fake_overrides.items()]
             + [f"config {name} {value!r}"
@@ -426,6 +457,7 @@ class DeviceOperatorPolicy:
             and dict(self.config_defaults) == dict(other.config_defaults)
             and dict(self.custom_passes) == dict(other.custom_passes)
             and dict(self.fake_overrides) == dict(other.fake_overrides)
+            and self.realized_input_ops == other.realized_input_ops
         )
 
     def __hash__(self) -> int:
@@ -476,6 +508,14 @@ class DeviceOperatorPolicy:
         for stage, passes in self.custom_passes.items():
             patches[stage] = (*passes, *get_custom_graph_passes(getattr(config, stage)))
         return patches
+
+    def realizes_inputs(self, node: torch.fx.Node) -> bool:
+        """Whether ``node``'s inputs are realized by this policy: its target
+        is in :attr:`realized_input_ops` and it runs on the policy's device."""
+        return (
+            node.target in self.realized_input_ops
+            and _node_device_type(node) == self.device_type
+        )
 
     def lowering_for_node(
         self, target: object, node: torch.fx.Node | None

@@ -2057,7 +2057,10 @@ class GraphLowering(torch.fx.Interpreter):
             num_users = len(OrderedSet(n.users))
             if num_users > 1 and isinstance(result, TensorBox):
                 for user in n.users:
-                    if user.target in needs_realized_inputs:
+                    if user.target in needs_realized_inputs or (
+                        self.operator_policy is not None
+                        and self.operator_policy.realizes_inputs(user)
+                    ):
                         result.realize_hint()
                         # This inclusion is somewhat controversial (from
                         # discussion between Horace, Natalia, and Elias).
