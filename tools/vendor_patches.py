@@ -177,6 +177,9 @@ CONCERNS: tuple[Concern, ...] = (
        r"^torch\._inductor\.lowering\.(lowerings|make_fallback|fallbacks|FALLBACK_ALLOW_LIST"
        r"|fallback_handler|make_reduction|_maybe_layout_constraints)",
        "register_device_operator_policy (lowering_overrides)"),
+    _c("extra cache-key fields",
+       r"(FxGraphHashDetails|AOTAutogradCacheDetails)\.__init__$",
+       "DeviceOperatorPolicy(cache_key_fields=...)"),
     _c("needs_realized_inputs",
        r"^torch\._inductor\.lowering\.needs_realized_inputs",
        "DeviceOperatorPolicy(realized_input_ops=...)"),

@@ -392,5 +392,57 @@ class RealizedInputTests(DeviceCompileConfigTestCase):
         self.assertEqual(keyed, policy(realized_input_ops={aten.sigmoid.default}))
 
 
+# Device state a backend keys its compiles on (torch_npu: its determinism
+# level); module-level so that the policy's rule has a qualified name.
+DETERMINISM = {"level": 0}
+
+
+def determinism_fields():
+    return ("determinism", DETERMINISM["level"])
+
+
+class CacheKeyFieldTests(DeviceCompileConfigTestCase):
+    """``cache_key_fields``: what torch_npu does by wrapping
+    ``FxGraphHashDetails.__init__`` and ``AOTAutogradCacheDetails.__init__``."""
+
+    def aot_counts(self, fn, x):
+        self.compile_counts(fn, x)
+        return (
+            counters["inductor"]["fxgraph_cache_miss"],
+            counters["inductor"]["fxgraph_cache_hit"],
+            counters["aot_autograd"]["autograd_cache_miss"],
+            counters["aot_autograd"]["autograd_cache_hit"],
+        )
+
+    def test_device_state_in_both_cache_keys(self):
+        self.addCleanup(DETERMINISM.update, level=0)
+        register_device_operator_policy(policy(cache_key_fields=determinism_fields))
+        x = torch.randn(8, device=DEVICE)
+        with fresh_cache():
+            self.assertEqual(self.aot_counts(torch.sin, x), (1, 0, 1, 0))
+            self.assertEqual(self.aot_counts(torch.sin, x), (0, 1, 0, 1))
+            DETERMINISM["level"] = 1
+            self.assertEqual(self.aot_counts(torch.sin, x), (1, 0, 1, 0))
+            self.assertEqual(self.aot_counts(torch.sin, x), (0, 1, 0, 1))
+            DETERMINISM["level"] = 0
+            self.assertEqual(self.aot_counts(torch.sin, x), (0, 1, 0, 1))
+        self.assertConfigIsStock()
+
+    def test_fields_that_raise_fail_the_compile(self):
+        def broken():
+            raise ValueError("no device")
+
+        p = policy(cache_key_fields=broken)
+        with self.assertRaisesRegex(
+            DeviceOperatorPolicyError,
+            r"cache_key_fields callable .*broken of the operator policy of device "
+            r"type 'extension_device' raised ValueError: no device",
+        ):
+            p.sample_cache_key_fields()
+        with self.assertRaisesRegex(DeviceOperatorPolicyError, "cache_key_fields must be a callable"):
+            policy(cache_key_fields="level")
+        self.assertNotEqual(policy(cache_key_fields=determinism_fields).cache_key, policy().cache_key)
+
+
 if __name__ == "__main__":
     run_tests()

@@ -14,7 +14,9 @@ type.  The policy says, for that device only:
 * which ops have their own fake (meta) implementation for the device's
   tensors while tracing (``fake_overrides``), and
 * which ops need their inputs realized on the device
-  (``realized_input_ops``).
+  (``realized_input_ops``), and
+* which device state enters the cache keys of its compiles
+  (``cache_key_fields``).
 
 It replaces writes to the process-wide tables
 (``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
@@ -104,6 +106,8 @@ Exclude = _Sentinel("Exclude")
 
 # Placeholder rule of realized_input_ops entries while they are validated.
 _REALIZE = _Sentinel("Realize")
+# PolicyDecompTable argument: sample the policy's cache_key_fields.
+_UNSAMPLED = _Sentinel("Unsampled")
 
 #: ``lowering_overrides`` value: run the op through Inductor's eager fallback
 #: (``FallbackKernel``) on this device, whatever the default lowering is.
@@ -212,6 +216,12 @@ class DeviceOperatorPolicy:
         realized_input_ops: ``OpOverload``s whose nodes on this device have
             their inputs realized, as ``add_needs_realized_inputs`` does for
             every device.
+        cache_key_fields: a callable taking no arguments, or None.  Called
+            once per compile on this device, before the cache lookups; the
+            ``repr`` of what it returns enters the AOTAutograd and FX graph
+            cache keys of that compile.  For device state that changes what
+            a compile produces (a determinism level, a runtime mode); the
+            repr must be the same in every process for the same state.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -232,6 +242,7 @@ class DeviceOperatorPolicy:
         default_factory=dict
     )
     realized_input_ops: Iterable[OpOverload] = frozenset()
+    cache_key_fields: Callable[[], object] | None = None
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -297,6 +308,11 @@ class DeviceOperatorPolicy:
                 )
             ),
         )
+        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
+            raise DeviceOperatorPolicyError(
+                f"{where}: cache_key_fields must be a callable taking no "
+                f"arguments or None, got {self.cache_key_fields!r}"
+            )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
     @staticmethod
@@ -429,6 +445,8 @@ class DeviceOperatorPolicy:
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
             + [f"realize {op}" for op in self.realized_input_ops]
+            + ([f"fields {_rule_name(self.cache_key_fields)}"]
+               if self.cache_key_fields is not None else [])
             + [f"fake {op} {_rule_name(r)}"
                for op, r in self.fake_overrides.items()]
             + [f"config {name} {value!r}"
@@ -458,6 +476,7 @@ class DeviceOperatorPolicy:
             and dict(self.custom_passes) == dict(other.custom_passes)
             and dict(self.fake_overrides) == dict(other.fake_overrides)
             and self.realized_input_ops == other.realized_input_ops
+            and self.cache_key_fields == other.cache_key_fields
         )
 
     def __hash__(self) -> int:
@@ -508,6 +527,23 @@ class DeviceOperatorPolicy:
         for stage, passes in self.custom_passes.items():
             patches[stage] = (*passes, *get_custom_graph_passes(getattr(config, stage)))
         return patches
+
+    def sample_cache_key_fields(self) -> str | None:
+        """The ``repr`` of what :attr:`cache_key_fields` returns now, or None
+        without it.  A compile on this device must not be keyed without its
+        fields, so a callable that raises fails the compile."""
+        if self.cache_key_fields is None:
+            return None
+        try:
+            return repr(self.cache_key_fields())
+        except Exception as err:
+            raise DeviceOperatorPolicyError(
+                f"the cache_key_fields callable "
+                f"{_rule_name(self.cache_key_fields)} of the operator policy of "
+                f"device type {self.device_type!r} raised "
+                f"{type(err).__name__}: {err}; compiles on this device cannot "
+                "be keyed without it"
+            ) from err
 
     def realizes_inputs(self, node: torch.fx.Node) -> bool:
         """Whether ``node``'s inputs are realized by this policy: its target
@@ -685,10 +721,21 @@ class PolicyDecompTable:
     """
 
     def __init__(
-        self, policy: DeviceOperatorPolicy, base: Callable[[], Mapping[Any, Any]]
+        self,
+        policy: DeviceOperatorPolicy,
+        base: Callable[[], Mapping[Any, Any]],
+        cache_key_fields: str | None | _Sentinel = _UNSAMPLED,
     ) -> None:
         self.operator_policy = policy
         self.base = base
+        # Sampled once per compile (a compile in another process keeps the
+        # parent's sample); part of the FX graph cache key through this
+        # object's pickled form, in the forward and backward compiles.
+        self.cache_key_fields = (
+            policy.sample_cache_key_fields()
+            if cache_key_fields is _UNSAMPLED
+            else cache_key_fields
+        )
 
     def __call__(self) -> dict[Any, Callable[..., Any]]:
         from .decomposition import select_decomp_table
@@ -704,12 +751,15 @@ class PolicyDecompTable:
         policy = self.operator_policy
         return (
             _resolve_policy_decomp_table,
-            (policy.device_type, policy.cache_key, self.base),
+            (policy.device_type, policy.cache_key, self.base, self.cache_key_fields),
         )
 
 
 def _resolve_policy_decomp_table(
-    device_type: str, cache_key: str, base: Callable[[], Mapping[Any, Any]]
+    device_type: str,
+    cache_key: str,
+    base: Callable[[], Mapping[Any, Any]],
+    cache_key_fields: str | None = None,
 ) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
     policy = _device_operator_policies.get(device_type)
@@ -722,7 +772,7 @@ def _resolve_policy_decomp_table(
             "register_device_operator_policy call) in this process before it "
             "compiles"
         )
-    return PolicyDecompTable(policy, base)
+    return PolicyDecompTable(policy, base, cache_key_fields)
 
 
 def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:

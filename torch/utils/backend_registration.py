@@ -153,7 +153,10 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (``torch._inductor.device_operator_policy``), if any, in the same loader: a compile loads
     it before resolving the policy, in the compiling process and in a compile subprocess.
     The policy also holds your device's defaults for core Inductor options
-    (``config_defaults``) and its custom graph passes (``custom_passes``).
+    (``config_defaults``), its custom graph passes (``custom_passes``), fake
+    implementations of ops for its tensors (``fake_overrides``), ops that need
+    realized inputs (``realized_input_ops``) and device state for the cache keys
+    (``cache_key_fields``).
     If kernels generated for "foo" may only touch device memory inside a guard of yours, have
     your ``DeviceOpOverrides.kernel_call_guard(kernel_name)`` return an expression of it (e.g.
     ``"torch.foo.memory_guard()"``): Inductor's Python wrapper runs each generated kernel call

@@ -535,6 +535,10 @@ class AOTAutogradCacheDetails(FxGraphHashDetails):
         operator_policy = active_operator_policy()
         if operator_policy is not None:
             self.device_operator_policy = operator_policy.cache_key
+            if operator_policy.cache_key_fields is not None:
+                self.device_cache_key_fields = (
+                    operator_policy.sample_cache_key_fields()
+                )
         self._init_fx_graph_hash_details(gm, example_inputs, fx_config)
 
     def _record_runtime_state(self, gm: torch.fx.GraphModule) -> None:
