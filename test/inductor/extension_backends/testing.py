@@ -145,8 +145,7 @@ class RegistrySnapshot:
             live[:] = [
                 callback
                 for callback in live
-                if callback in saved
-                or getattr(callback, "__module__", "").split(".")[0] == "torch"
+                if callback in saved or _defined_in_torch(callback)
             ]
         for key in self.CACHED:
             self._get(key).cache_clear()
@@ -161,6 +160,16 @@ class RegistrySnapshot:
         snapshot = cls()
         testcase.addCleanup(snapshot.restore)
         return snapshot
+
+
+def _defined_in_torch(callback) -> bool:
+    """Whether ``callback`` belongs to a torch module; a builtin method such as
+    ``functools.cache``'s ``cache_clear`` has no module of its own, so its owner
+    (``__self__``) decides."""
+    module = getattr(callback, "__module__", None) or getattr(
+        getattr(callback, "__self__", None), "__module__", None
+    )
+    return (module or "").split(".")[0] == "torch"
 
 
 class SpecPending(Exception):
