@@ -203,13 +203,55 @@ class DeviceInterface:
 
         The caller should ensure the presence of the 'triton' package, and check
         `is_triton_capable()`, before calling this method.
-        """
-        if not cls.is_triton_capable():
-            from torch._dynamo.exc import TritonUnavailableError
 
+        Default: raises if the device is not Triton-capable, or if it names a
+        Triton backend (`triton_backend_name()`) that is not installed, unless
+        Triton's interpreter runs the kernels (`TRITON_INTERPRET=1`).
+        """
+        from torch._dynamo.exc import TritonUnavailableError
+
+        if not cls.is_triton_capable():
             raise TritonUnavailableError(
                 "This device is not capable of supporting Triton"
             )
+        backend_name = cls.triton_backend_name()
+        if backend_name is not None:
+            import triton.backends
+
+            from torch.utils._triton import triton_interpret
+
+            if not triton_interpret() and backend_name not in triton.backends.backends:
+                raise TritonUnavailableError(
+                    f"triton not built with the {backend_name!r} backend"
+                )
+
+    @staticmethod
+    def triton_backend_name() -> str | None:
+        """
+        Returns the name of the Triton backend that compiles and launches this
+        device's Triton kernels (its key in `triton.backends.backends`, as
+        registered by the backend's `triton.backends` entry point), or None.
+
+        A name makes the choice per device: Inductor hashes the kernels'
+        Triton backend into their cache keys with this backend's compiler
+        (`torch.utils._triton.triton_hash_for_device`), and makes its driver
+        Triton's active driver before it compiles, loads or launches one of
+        them (`triton_helpers.set_driver_to_backend`), so a process can hold
+        kernels of several devices whose Triton backends are all active. The
+        backend must be installed when a kernel is compiled, except under
+        `TRITON_INTERPRET=1`: Triton's interpreter then runs the kernels on
+        host copies of their tensors, no driver is made active and the hash
+        names the interpreter.
+
+        Default: None, the device's kernels use the driver Triton chooses for
+        the whole process (`triton.runtime.driver.active`; when a kernel
+        loads, the first active backend other than "cpu", or "cpu" for cpu
+        kernels). The in-tree interfaces return None. Sampled at code
+        generation of every Triton kernel; the name is written into the
+        generated kernel, so compile subprocesses do not consult the
+        interface.
+        """
+        return None
 
     @staticmethod
     def is_gpu() -> bool:
@@ -554,6 +596,11 @@ class CudaInterface(DeviceInterface):
         elif "nvidia" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'nvidia' backend")
 
+    @staticmethod
+    def triton_backend_name() -> str | None:
+        # Triton's process-wide active driver.
+        return None
+
 
 get_mtia_stream: Callable[[int], int] | None
 if torch.mtia._is_compiled():
@@ -672,6 +719,11 @@ class MtiaInterface(DeviceInterface):
 
         if "mtia" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'mtia' backend")
+
+    @staticmethod
+    def triton_backend_name() -> str | None:
+        # Triton's process-wide active driver.
+        return None
 
 
 get_xpu_stream: Callable[[int], int] | None
@@ -807,6 +859,11 @@ class XpuInterface(DeviceInterface):
         if "intel" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'intel' backend")
 
+    @staticmethod
+    def triton_backend_name() -> str | None:
+        # Triton's process-wide active driver.
+        return None
+
 
 @dataclass
 class CpuDeviceProperties:
@@ -892,6 +949,11 @@ class CpuInterface(DeviceInterface):
 
         if "cpu" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'cpu' backend")
+
+    @staticmethod
+    def triton_backend_name() -> str | None:
+        # Triton's process-wide active driver.
+        return None
 
 
 class MpsInterface(DeviceInterface):

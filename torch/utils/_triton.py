@@ -246,12 +246,20 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
 
 
 @functools.cache
-def triton_backend() -> Any:
+def triton_backend(backend_name: str | None = None) -> Any:
+    """
+    The Triton compiler backend for the current target of a driver: the
+    driver of the installed Triton backend ``backend_name`` (see
+    ``triton_driver``), or Triton's process-wide active driver when None.
+    """
     from triton.compiler.compiler import make_backend
     from triton.runtime.driver import driver
 
     try:
-        target = driver.active.get_current_target()
+        if backend_name is None:
+            target = driver.active.get_current_target()
+        else:
+            target = triton_driver(backend_name).get_current_target()
         return make_backend(target)
     except (ImportError, OSError) as e:
         if _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT in str(e):
@@ -278,11 +286,112 @@ def _extern_libs_key(backend: Any) -> str:
 
 
 @functools.cache
-def triton_hash_with_backend() -> str:
+def triton_hash_with_backend(backend_name: str | None = None) -> str:
+    """
+    Hash of the Triton compiler and of the compiler backend
+    ``triton_backend(backend_name)``; it enters the cache keys of Triton
+    kernels. ``backend_name=None`` hashes the backend of Triton's process-wide
+    active driver.
+    """
     from torch._inductor.runtime.triton_compat import triton_key
 
-    backend = triton_backend()
+    backend = triton_backend(backend_name)
     key = f"{triton_key()}-{backend.hash()}"
 
     # Hash is upper case so that it can't contain any Python keywords.
     return hashlib.sha256(key.encode("utf-8")).hexdigest().upper()
+
+
+def triton_interpret() -> bool:
+    """Whether Triton kernels run in Triton's interpreter (``TRITON_INTERPRET=1``)."""
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+@functools.cache
+def triton_driver(backend_name: str) -> Any:
+    """
+    The driver of the installed Triton backend ``backend_name`` (a key of
+    ``triton.backends.backends``), created once per process.
+
+    Raises a ``RuntimeError`` listing the installed backends if there is no
+    such backend.
+    """
+    from triton.backends import backends
+
+    backend = backends.get(backend_name)
+    if backend is None:
+        raise RuntimeError(
+            f"Triton has no backend named {backend_name!r} (installed backends: "
+            f"{', '.join(sorted(backends)) or 'none'}). Install the Triton "
+            "distribution that provides it, or run the kernels in Triton's "
+            "interpreter with TRITON_INTERPRET=1."
+        )
+    return backend.driver()
+
+
+def get_triton_backend_name(device_type: str) -> str | None:
+    """
+    The Triton backend that the interface of ``device_type`` names
+    (``DeviceInterface.triton_backend_name()``), or None: the device's kernels
+    use Triton's process-wide active driver. A device type without an interface
+    answers None.
+
+    Code generation commits to the answer, so a hook that raises or returns
+    something other than a ``str`` or None raises, naming the device.
+    """
+    from torch._dynamo.device_interface import get_interface_for_device
+
+    try:
+        device_interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        return None
+    hook = f"{device_interface.__name__}.triton_backend_name()"
+    try:
+        name = device_interface.triton_backend_name()
+    except Exception as err:
+        raise RuntimeError(
+            f"{hook} of device {device_type!r} raised {err!r}; it must return the "
+            "name of the device's Triton backend (a key of triton.backends.backends) "
+            "or None"
+        ) from err
+    if name is not None and not isinstance(name, str):
+        raise TypeError(
+            f"{hook} of device {device_type!r} returned {name!r}; it must return "
+            "the name of the device's Triton backend (a key of "
+            "triton.backends.backends) or None"
+        )
+    return name
+
+
+@functools.cache
+def _triton_interpreter_hash() -> str:
+    from torch._inductor.runtime.triton_compat import triton_key
+
+    key = f"{triton_key()}-interpreter"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest().upper()
+
+
+def triton_hash_for_device(device_type: str | None) -> str:
+    """
+    ``triton_hash_with_backend()`` for the Triton kernels of ``device_type``:
+    the hash of the device's own Triton backend if its interface names one
+    (``DeviceInterface.triton_backend_name()``), else that of Triton's
+    process-wide active driver (also when ``device_type`` is None). Under
+    ``TRITON_INTERPRET=1`` a device that names a backend is served by Triton's
+    interpreter and gets the interpreter's hash; its backend need not be
+    installed.
+
+    Raises a ``RuntimeError`` naming the device if its backend is not installed.
+    """
+    backend_name = None if device_type is None else get_triton_backend_name(device_type)
+    if backend_name is None:
+        return triton_hash_with_backend()
+    if triton_interpret():
+        return _triton_interpreter_hash()
+    try:
+        return triton_hash_with_backend(backend_name)
+    except RuntimeError as err:
+        raise RuntimeError(
+            f"Cannot compile Triton kernels for device {device_type!r} with its "
+            f"Triton backend {backend_name!r}: {err}"
+        ) from err

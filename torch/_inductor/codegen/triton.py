@@ -37,9 +37,11 @@ from torch.utils._sympy.functions import (
     TruncToInt,
 )
 from torch.utils._triton import (
+    get_triton_backend_name,
     get_triton_version,
     has_triton_package,
     has_triton_stable_tma_api,
+    triton_hash_for_device,
 )
 
 from ...utils._sympy.symbol import free_symbol_is_type, prefix_str, symbol_is_type, SymT
@@ -6183,8 +6185,13 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
 
     @classmethod
     def inductor_meta_common(cls):
+        # The Triton backend of the device being compiled for, if its interface
+        # names one (see DeviceInterface.triton_backend_name); else Triton's
+        # process-wide active driver.
+        device = getattr(V.graph, "current_device", None)
+        device_type = None if device is None else device.type
         inductor_meta = {
-            "backend_hash": torch.utils._triton.triton_hash_with_backend(),
+            "backend_hash": triton_hash_for_device(device_type),
             "assert_indirect_indexing": config.assert_indirect_indexing,
             "autotune_local_cache": config.autotune_local_cache,
             "autotune_pointwise": config.triton.autotune_pointwise,
@@ -6230,6 +6237,12 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
             inductor_meta["coordinate_descent_check_all_directions"] = (
                 config.coordinate_descent_check_all_directions
             )
+        if device_type is not None and (
+            backend_name := get_triton_backend_name(device_type)
+        ):
+            # The autotuner makes this backend's driver active before it
+            # compiles the kernel and creates its launchers.
+            inductor_meta["triton_backend"] = backend_name
         return inductor_meta
 
     def inductor_meta_per_kernel(self) -> dict[str, Any]:
@@ -6355,6 +6368,8 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
             device_type = V.graph.get_current_device_or_throw().type
             if device_type == "cpu":
                 code.splice("triton_helpers.set_driver_to_cpu()")
+            elif backend_name := get_triton_backend_name(device_type):
+                code.splice(f"triton_helpers.set_driver_to_backend({backend_name!r})")
             else:
                 code.splice("triton_helpers.set_driver_to_gpu()")
 

@@ -5,6 +5,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from torch.utils._triton import triton_driver, triton_interpret
+
 from .triton_compat import (
     _log2,
     builtins_use_semantic_kwarg,
@@ -67,6 +69,28 @@ def set_driver_to_gpu():
             driver.set_active(backend.driver())
             return
     raise RuntimeError("Could not find an active GPU backend")
+
+
+def set_driver_to_backend(backend_name: str) -> None:
+    """
+    Make the driver of the installed Triton backend ``backend_name`` Triton's
+    active driver, for a kernel whose device names this backend
+    (``DeviceInterface.triton_backend_name()``). Each backend has one driver per
+    process (``torch.utils._triton.triton_driver``); a driver of that backend
+    that is already active stays. Under ``TRITON_INTERPRET=1`` the interpreter
+    runs the kernel and no driver is made active.
+    """
+    if triton_interpret():
+        return
+    backend_driver = triton_driver(backend_name)
+    driver = triton.runtime.driver
+    try:
+        active = driver.active
+    except RuntimeError:
+        # Triton found no single active backend to default to.
+        active = None
+    if not isinstance(active, type(backend_driver)):
+        driver.set_active(backend_driver)
 
 
 def get_backend_options():

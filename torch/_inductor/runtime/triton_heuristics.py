@@ -860,6 +860,9 @@ class CachingAutotuner(KernelInterface):
         from torch._dynamo.device_interface import DeviceGuard
 
         device_interface = self.get_device_interface()
+        if backend_name := self.inductor_meta.get("triton_backend"):
+            # Binaries load through the active driver: the device's own.
+            triton_helpers.set_driver_to_backend(backend_name)
         launchers = []
         exc = None
         # DeviceGuard ensures each launcher's binary loads onto the right device.
@@ -1113,7 +1116,9 @@ class CachingAutotuner(KernelInterface):
         """Ahead of time compile a given autotuner config."""
         compile_meta = self._create_compile_meta(cfg)
 
-        if self.device_props.type == "cpu":
+        if backend_name := self.inductor_meta.get("triton_backend"):
+            triton_helpers.set_driver_to_backend(backend_name)
+        elif self.device_props.type == "cpu":
             triton_helpers.set_driver_to_cpu()
         else:
             triton_helpers.set_driver_to_gpu()

@@ -1,0 +1,134 @@
+# Owner(s): ["module: inductor"]
+"""The Triton path of an out-of-tree GPU-class device (SPEC §2, §4, §9).
+
+``extension_device`` is registered as a GPU-class device scheduled by
+``TritonScheduling`` (``extension_backends.triton_codegen_backend``) through the
+guide's public calls; its interface names the device's own Triton backend, so
+the kernels' backend hash and driver are the device's, not a process-wide
+"active GPU". That backend is not installed here.
+"""
+
+import os
+import sys
+from pathlib import Path
+from unittest import mock
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import triton.backends
+
+from torch._dynamo.device_interface import DeviceInterface, get_interface_for_device
+from torch._dynamo.exc import TritonUnavailableError
+from torch._inductor.runtime import triton_helpers
+from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils._triton import (
+    _has_triton_capable_device,
+    get_triton_backend_name,
+    triton_hash_for_device,
+)
+
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.triton_codegen_backend import (
+    ExtensionTritonDeviceInterface,
+    register_triton_backend,
+    TRITON_BACKEND,
+)
+
+register(DEVICE)
+
+INSTALLED = ", ".join(sorted(triton.backends.backends))
+
+
+def _without_interpreter():
+    env = dict(os.environ)
+    env.pop("TRITON_INTERPRET", None)
+    return mock.patch.dict(os.environ, env, clear=True)
+
+
+class TritonBackendSelectionTests(TestCase):
+    """Which Triton backend a device's kernels use, without running any."""
+
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        patcher = _without_interpreter()
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_default_and_in_tree_devices_name_no_backend(self):
+        # None: Triton's process-wide active driver, as before.
+        self.assertIsNone(DeviceInterface.triton_backend_name())
+        for device in ("cuda", "xpu", "mtia", "cpu", "mps", "tpu"):
+            with self.subTest(device=device):
+                self.assertIsNone(get_interface_for_device(device).triton_backend_name())
+                self.assertIsNone(get_triton_backend_name(device))
+        self.assertIsNone(get_triton_backend_name("not_a_registered_device"))
+
+    def test_device_names_its_backend(self):
+        register_triton_backend(DEVICE)
+        self.assertEqual(get_triton_backend_name(DEVICE), TRITON_BACKEND)
+
+    def test_backend_must_be_installed_to_compile(self):
+        register_triton_backend(DEVICE)
+        self.assertNotIn(TRITON_BACKEND, triton.backends.backends)
+        with self.assertRaisesRegex(
+            RuntimeError,
+            f"Cannot compile Triton kernels for device '{DEVICE}' with its Triton "
+            f"backend '{TRITON_BACKEND}': Triton has no backend named "
+            f"'{TRITON_BACKEND}' \\(installed backends: {INSTALLED}\\)",
+        ):
+            triton_hash_for_device(DEVICE)
+        with self.assertRaisesRegex(
+            RuntimeError, f"Triton has no backend named '{TRITON_BACKEND}'"
+        ):
+            triton_helpers.set_driver_to_backend(TRITON_BACKEND)
+
+    def test_uninstalled_backend_means_triton_unavailable(self):
+        register_triton_backend(DEVICE)
+        with self.assertRaisesRegex(
+            TritonUnavailableError,
+            f"triton not built with the '{TRITON_BACKEND}' backend",
+        ):
+            ExtensionTritonDeviceInterface.raise_if_triton_unavailable()
+        self.assertFalse(_has_triton_capable_device(include_cpu=False))
+        # Triton's interpreter needs no backend.
+        with mock.patch.dict(os.environ, {"TRITON_INTERPRET": "1"}):
+            ExtensionTritonDeviceInterface.raise_if_triton_unavailable()
+            self.assertTrue(_has_triton_capable_device(include_cpu=False))
+            # No driver to make active.
+            self.assertIsNone(triton_helpers.set_driver_to_backend(TRITON_BACKEND))
+
+    def test_broken_hook_fails_code_generation(self):
+        class Raises(ExtensionTritonDeviceInterface):
+            @staticmethod
+            def triton_backend_name():
+                raise KeyError("no backend")
+
+        class WrongType(ExtensionTritonDeviceInterface):
+            @staticmethod
+            def triton_backend_name():
+                return 3
+
+        register_triton_backend(DEVICE, Raises)
+        with self.assertRaisesRegex(
+            RuntimeError,
+            f"Raises.triton_backend_name\\(\\) of device '{DEVICE}' raised "
+            "KeyError\\('no backend'\\); it must return the name of the device's "
+            "Triton backend",
+        ) as caught:
+            triton_hash_for_device(DEVICE)
+        self.assertIsInstance(caught.exception.__cause__, KeyError)
+        register_triton_backend(DEVICE, WrongType)
+        with self.assertRaisesRegex(
+            TypeError,
+            f"WrongType.triton_backend_name\\(\\) of device '{DEVICE}' returned 3; "
+            "it must return the name",
+        ):
+            triton_hash_for_device(DEVICE)
+
+
+if __name__ == "__main__":
+    run_tests()
