@@ -5,11 +5,15 @@
 ``TritonScheduling`` (``extension_backends.triton_codegen_backend``) through the
 guide's public calls; its interface names the device's own Triton backend, so
 the kernels' backend hash and driver are the device's, not a process-wide
-"active GPU". That backend is not installed here.
+"active GPU". That backend is not installed here: Triton's interpreter
+(``TRITON_INTERPRET=1``) runs the kernels, in fresh processes because the
+variable must be set before triton is imported.
 """
 
+import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from unittest import mock
 
@@ -19,9 +23,16 @@ if str(TEST_DIR) not in sys.path:
 
 import triton.backends
 
+import torch._inductor.config as inductor_config
 from torch._dynamo.device_interface import DeviceInterface, get_interface_for_device
 from torch._dynamo.exc import TritonUnavailableError
+from torch._inductor.autotune_process import (
+    _TestBenchmarkRequest,
+    TuningProcess,
+    TuningProcessPool,
+)
 from torch._inductor.runtime import triton_helpers
+from torch._inductor.utils import get_gpu_type
 from torch.testing._internal.common_utils import run_tests, TestCase
 from torch.utils._triton import (
     _has_triton_capable_device,
@@ -30,14 +41,19 @@ from torch.utils._triton import (
 )
 
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.testing import add_site_dir, DEVICE, RegistrySnapshot, run_python
 from extension_backends.triton_codegen_backend import (
     ExtensionTritonDeviceInterface,
     register_triton_backend,
     TRITON_BACKEND,
+    VISIBLE_DEVICES_ENV,
 )
 
 register(DEVICE)
+
+#: A directory with the dist-info of ``extension-device-triton-backend``, whose
+#: ``torch_inductor_backends`` entry point registers this Triton variant.
+TRITON_BACKEND_SITE = TEST_DIR / "extension_backends" / "site-triton"
 
 INSTALLED = ", ".join(sorted(triton.backends.backends))
 
@@ -128,6 +144,86 @@ class TritonBackendSelectionTests(TestCase):
             "it must return the name",
         ):
             triton_hash_for_device(DEVICE)
+
+    def test_autotune_subprocess_is_pinned_by_the_device_variable(self):
+        # The child loads this Triton variant by entry point, so that it also
+        # sees a GPU-class device whose visible-devices variable is ours.
+        add_site_dir(self, TRITON_BACKEND_SITE)
+        register_triton_backend(DEVICE)
+        self.assertEqual(get_gpu_type(), DEVICE)
+        with inductor_config.patch(autotune_multi_device=True):
+            with mock.patch.dict(os.environ, {VISIBLE_DEVICES_ENV: "1"}):
+                self.assertEqual(TuningProcessPool.get_device_list(), [1])
+        process = TuningProcess(device=1)
+        self.addCleanup(process.kill)
+        # The child checks that its variable pins it to the request's device.
+        self.assertEqual(self._run(process, _TestBenchmarkRequest(3.0, device=1)), 3.0)
+        with self.assertRaises(AssertionError):
+            self._run(process, _TestBenchmarkRequest(3.0, device=0))
+
+    @staticmethod
+    def _run(process: TuningProcess, request: _TestBenchmarkRequest) -> float:
+        process.put(request.benchmark)
+        return process.get(timeout=300)
+
+
+class TritonInterpreterTests(TestCase):
+    """Compile and run under Triton's interpreter, in fresh processes."""
+
+    def test_cases_under_the_interpreter(self):
+        # Inference (generated wrapper and kernels), a second device, a
+        # training step and a side-stream graph, each compared with eager:
+        # extension_backends/triton_interpreter_cases.py, in one process.
+        proc = run_python(
+            """
+            import sys
+            from extension_backends.triton_interpreter_cases import run_cases
+            sys.exit(run_cases())
+            """,
+            TRITON_INTERPRET="1",
+        )
+        self.assertIn("cases run: 4, ok: True", proc.stdout)
+
+    def test_fx_graph_cache_across_processes(self):
+        code = """
+            import json
+            import torch
+            from torch._dynamo.utils import counters
+            from torch._inductor import config
+            from extension_backends.extension_device import register
+            from extension_backends.testing import DEVICE
+            from extension_backends.triton_codegen_backend import register_triton_backend
+
+            register(DEVICE)
+            register_triton_backend(DEVICE)
+
+            def fn(x, y):
+                return (x @ y).relu() + x.sin().sum()
+
+            x = torch.randn(8, 8, device=DEVICE)
+            y = torch.randn(8, 8, device=DEVICE)
+            with config.patch(fx_graph_cache=True, fx_graph_remote_cache=False):
+                actual = torch.compile(fn)(x, y)
+            torch.testing.assert_close(actual.cpu(), fn(x, y).cpu())
+            print(json.dumps({k: counters["inductor"][k]
+                              for k in ("fxgraph_cache_hit", "fxgraph_cache_miss")}))
+            """
+        with tempfile.TemporaryDirectory() as cache_dir:
+            counts = [
+                json.loads(
+                    run_python(
+                        code, TRITON_INTERPRET="1", TORCHINDUCTOR_CACHE_DIR=cache_dir
+                    ).stdout.splitlines()[-1]
+                )
+                for _ in range(2)
+            ]
+        self.assertEqual(
+            counts,
+            [
+                {"fxgraph_cache_hit": 0, "fxgraph_cache_miss": 1},
+                {"fxgraph_cache_hit": 1, "fxgraph_cache_miss": 0},
+            ],
+        )
 
 
 if __name__ == "__main__":

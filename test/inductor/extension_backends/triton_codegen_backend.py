@@ -77,3 +77,13 @@ def register_triton_backend(
     register_backend_for_device(name, TritonScheduling, PythonWrapperCodegen)
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
 
+
+def load_extension_device() -> None:
+    """The loader that the ``extension-device-triton-backend`` distribution
+    (``../site-triton``) declares as its ``torch_inductor_backends`` entry point:
+    what a subprocess compiling or autotuning for the parent runs to register
+    the device (renaming PrivateUse1) and this backend."""
+    from .extension_device import register
+
+    register("extension_device")
+    register_triton_backend("extension_device")
