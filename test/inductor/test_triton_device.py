@@ -55,6 +55,11 @@ register(DEVICE)
 #: ``torch_inductor_backends`` entry point registers this Triton variant.
 TRITON_BACKEND_SITE = TEST_DIR / "extension_backends" / "site-triton"
 
+#: A directory with the dist-info of ``extension-device-triton-plugins``, whose
+#: ``triton.backends`` entry points add two always-active Triton backends,
+#: ``extension_device`` and ``other`` (``extension_backends/triton_plugins``).
+TRITON_PLUGINS_SITE = TEST_DIR / "extension_backends" / "site-triton-plugins"
+
 INSTALLED = ", ".join(sorted(triton.backends.backends))
 
 
@@ -165,6 +170,57 @@ class TritonBackendSelectionTests(TestCase):
     def _run(process: TuningProcess, request: _TestBenchmarkRequest) -> float:
         process.put(request.benchmark)
         return process.get(timeout=300)
+
+
+class TwoTritonBackendsTests(TestCase):
+    """Two active Triton backends (as CUDA and a vendor's on one machine):
+    Triton has no process-wide driver, and each device gets its own."""
+
+    def test_device_gets_its_own_backend(self):
+        proc = run_python(
+            """
+            import triton.backends
+            from triton.runtime.driver import driver
+            from torch._inductor.runtime import triton_helpers
+            from torch.utils._triton import (
+                triton_driver, triton_hash_for_device, triton_hash_with_backend,
+            )
+            from extension_backends.extension_device import register
+            from extension_backends.testing import DEVICE
+            from extension_backends.triton_codegen_backend import (
+                register_triton_backend, TRITON_BACKEND,
+            )
+
+            register(DEVICE)
+            register_triton_backend(DEVICE)
+            print("backends:", sorted(triton.backends.backends))
+            try:
+                driver.active
+            except RuntimeError as err:
+                print("process-wide:", str(err).split(" (")[0])
+            ours = triton_hash_for_device(DEVICE)
+            print("hash is ours:", ours == triton_hash_with_backend(TRITON_BACKEND))
+            print("hash is not other's:", ours != triton_hash_with_backend("other"))
+            for name in ("other", TRITON_BACKEND, TRITON_BACKEND):
+                triton_helpers.set_driver_to_backend(name)
+                print("active:", type(driver.active).__name__,
+                      driver.active is triton_driver(name))
+            """,
+            PYTHONPATH=os.pathsep.join([str(TEST_DIR), str(TRITON_PLUGINS_SITE)]),
+        )
+        self.assertEqual(
+            proc.stdout.splitlines(),
+            [
+                f"backends: {sorted([*triton.backends.backends, TRITON_BACKEND, 'other'])}",
+                "process-wide: 2 active drivers",
+                "hash is ours: True",
+                "hash is not other's: True",
+                "active: OtherDriver True",
+                "active: ExtensionDeviceDriver True",
+                # One driver per backend: the active one stays.
+                "active: ExtensionDeviceDriver True",
+            ],
+        )
 
 
 class TritonInterpreterTests(TestCase):

@@ -1,0 +1,1 @@
+"""The ``extension_device`` Triton backend plugin (see ``..``)."""

@@ -1,0 +1,1 @@
+"""The ``other`` Triton backend plugin (see ``..``)."""

@@ -1,0 +1,5 @@
+from .. import _common
+
+
+class OtherBackend(_common.PluginBackend):
+    target_name = "other"

@@ -1,0 +1,5 @@
+from .. import _common
+
+
+class OtherDriver(_common.PluginDriver):
+    target_name = "other"
