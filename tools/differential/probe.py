@@ -224,6 +224,24 @@ def _has_triton_without_cpu() -> bool:
     return False
 
 
+def _triton_backend_name(device_type: str) -> str | None:
+    """The Triton backend a device's interface names; torch 2.13 has none
+    (every device uses Triton's process-wide active driver)."""
+    t = _m("torch.utils._triton")
+    if hasattr(t, "get_triton_backend_name"):
+        return t.get_triton_backend_name(device_type)
+    return None
+
+
+def _triton_hash_for(device_type: str) -> str:
+    """The backend hash in the kernels of a device; torch 2.13's is the same
+    for every device."""
+    t = _m("torch.utils._triton")
+    if hasattr(t, "triton_hash_for_device"):
+        return t.triton_hash_for_device(device_type)
+    return t.triton_hash_with_backend()
+
+
 def _aten_device(device_type: str) -> str | None:
     """ATen device enum spelling; None where the device has no mapping.
 
@@ -742,6 +760,13 @@ def answer_table() -> list[AnswerRow]:
     # -- triton availability --------------------------------------------------
     add("torch.utils._triton.has_triton()", lambda: _m("torch.utils._triton").has_triton())
     add("torch.utils._triton.has_triton(include_cpu=False)", _has_triton_without_cpu)
+    # The Triton backend and hash the kernels of each device get (stock: the
+    # process-wide active driver for every device).
+    add("torch.utils._triton.triton_hash_with_backend()",
+        lambda: _m("torch.utils._triton").triton_hash_with_backend())
+    for d in DEVICES:
+        add(f"Triton backend of {d!r} kernels", lambda d=d: _triton_backend_name(d))
+        add(f"Triton backend hash of {d!r} kernels", lambda d=d: _triton_hash_for(d))
 
     # -- ir / dynamo helpers --------------------------------------------------
     for d in DEVICES:
