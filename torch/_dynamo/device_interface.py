@@ -257,9 +257,11 @@ class DeviceInterface:
     def is_gpu() -> bool:
         """
         Returns True if Inductor treats this device type as GPU-class: it is in
-        `torch._inductor.utils.GPU_TYPES`, `is_gpu(device)` is True for it and
-        GPU paths (Triton kernels, device guards, the autotune subprocess pool)
-        may pick it.
+        `torch._inductor.utils.GPU_TYPES` and in
+        `torch._inductor.runtime.benchmarking.GPU_BENCHMARK_DEVICE_TYPES`,
+        `is_gpu(device)` is True for it and GPU paths (Triton kernels, device
+        guards, the autotune subprocess pool, GPU benchmarks that name no
+        device) may pick it.
 
         Default: False. A backend that never overrides it is treated like a
         CPU-class device, which is what every out-of-tree device got in torch

@@ -1,0 +1,95 @@
+# Owner(s): ["module: inductor"]
+"""The single-site device lists that vendors patched, as interface answers.
+
+Each test does through the public registration calls what torch_npu 2.13.0
+does by assignment (``tools/vendor_patches.py`` lists those sites), and checks
+that the torch globals keep their stock values and the in-tree answers stay
+stock's.  ``extension_device`` is registered with a GPU-class
+``DeviceInterface`` (``is_gpu()`` True).
+"""
+
+import torch
+import torch._inductor.runtime.benchmarking as benchmarking
+from torch._dynamo.device_interface import get_interface_for_device
+from torch._inductor.utils import GPU_TYPES
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+
+register(DEVICE)
+
+#: torch 2.13.0's tuple, which torch_npu reassigns to add "npu".
+STOCK_GPU_BENCHMARK_DEVICE_TYPES = ("cuda", "xpu", "mtia")
+
+
+class GpuClassInterface(ExtensionDeviceInterface):
+    @staticmethod
+    def is_gpu() -> bool:
+        return True
+
+
+class DeviceListTestBase(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+
+    def register(self, interface=GpuClassInterface):
+        register_compile_backend(DEVICE, interface)
+
+
+class GpuBenchmarkDeviceTypesTest(DeviceListTestBase):
+    def test_in_tree_answer_is_stock(self):
+        self.assertEqual(
+            benchmarking.GPU_BENCHMARK_DEVICE_TYPES, STOCK_GPU_BENCHMARK_DEVICE_TYPES
+        )
+        self.assertIsInstance(benchmarking.GPU_BENCHMARK_DEVICE_TYPES, tuple)
+        expected = next(
+            (
+                name
+                for name in STOCK_GPU_BENCHMARK_DEVICE_TYPES
+                if getattr(torch, name).is_available()
+            ),
+            "cuda",
+        )
+        self.assertEqual(benchmarking._get_default_gpu_device_type(), expected)
+
+    def test_gpu_class_device_counts_through_the_registry(self):
+        # What torch_npu does by assigning ("cuda", "xpu", "mtia", "npu").
+        self.register()
+        self.assertEqual(
+            benchmarking.GPU_BENCHMARK_DEVICE_TYPES,
+            (*STOCK_GPU_BENCHMARK_DEVICE_TYPES, DEVICE),
+        )
+        self.assertIn(DEVICE, GPU_TYPES)
+        self.assertTrue(get_interface_for_device(DEVICE).is_available())
+        # The fake device is available, so a benchmark that names no device
+        # runs on it (unless a built-in GPU is there too: get_gpu_type picks).
+        if not any(
+            getattr(torch, name).is_available()
+            for name in STOCK_GPU_BENCHMARK_DEVICE_TYPES
+        ):
+            self.assertEqual(benchmarking._normalize_gpu_device_type(None), DEVICE)
+        self.assertEqual(benchmarking._normalize_gpu_device_type("cpu"), "cpu")
+
+    def test_non_gpu_class_device_and_restore(self):
+        self.register(ExtensionDeviceInterface)
+        self.assertEqual(
+            benchmarking.GPU_BENCHMARK_DEVICE_TYPES, STOCK_GPU_BENCHMARK_DEVICE_TYPES
+        )
+        self.register()
+        self.assertIn(DEVICE, benchmarking.GPU_BENCHMARK_DEVICE_TYPES)
+        self.doCleanups()
+        # The snapshot's restore notifies the registry change: back to stock.
+        self.assertEqual(
+            benchmarking.GPU_BENCHMARK_DEVICE_TYPES, STOCK_GPU_BENCHMARK_DEVICE_TYPES
+        )
+
+
+if __name__ == "__main__":
+    run_tests()
