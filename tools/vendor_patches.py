@@ -163,6 +163,9 @@ CONCERNS: tuple[Concern, ...] = (
        r"^torch\._dynamo\.trace_rules\.|_load_obj_from_str|lookup_inner|SKIP_DIRS|_recompile_re"
        r"|_allowed_callable_ids|_disallowed_callable_ids|BUILTIN_SKIPLIST|SkipFunctionVariable",
        "torch._dynamo.trace_rules.register_device_trace_rules"),
+    _c("Dynamo id() of events",
+       r"BuiltinVariable\.call_id$",
+       "DeviceInterface.Event (id() of events needs no patch)"),
     _c("Dynamo streams, events and in-graph classes",
        r"_in_graph_classes|StreamVariable|EventVariable|_get_handlers|StreamContext"
        r"|stream_and_event|constant_fold_functions|common_constant_types",

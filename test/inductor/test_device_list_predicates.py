@@ -91,5 +91,69 @@ class GpuBenchmarkDeviceTypesTest(DeviceListTestBase):
         )
 
 
+class EventPythonTypeTest(DeviceListTestBase):
+    """torch_npu assigns ``EventVariable.python_type`` (to ``type(self.value)``)
+    and wraps ``BuiltinVariable.call_id``; the interface's ``Event`` does it."""
+
+    def setUp(self):
+        super().setUp()
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        self.register()
+        self.runtime = getattr(torch, DEVICE)
+
+    def compile(self, fn):
+        return torch.compile(fn, backend="eager", fullgraph=True)
+
+    def test_event_of_the_interface_traces_with_its_class(self):
+        Event = self.runtime.Event
+
+        def fn(x, event):
+            made = Event()
+            return (
+                x + 1,
+                isinstance(event, Event),
+                type(made) is Event,
+                type(event) is torch.Event,
+            )
+
+        x = torch.ones(2)
+        event = Event()
+        self.assertEqual(fn(x, event)[1:], (True, True, False))
+        self.assertEqual(self.compile(fn)(x, event)[1:], (True, True, False))
+
+    def test_id_of_events_needs_no_patch(self):
+        Event = self.runtime.Event
+
+        # id() works as a dict key and compares within its kind: guarded for
+        # the input event, compile-time only for events the graph creates
+        # (comparing the two kinds graph-breaks, as for any object; a constant
+        # id of a graph-created event, which the vendor's patch returns, would
+        # name the example event of the trace rather than the runtime one).
+        def fn(x, event):
+            made, other = Event(), Event()
+            seen = {id(event): 1, id(made): 2, id(other): 3}
+            return (
+                x + seen[id(event)] + seen[id(made)],
+                id(made) == id(other),
+                id(event) == id(event),
+            )
+
+        x = torch.ones(2)
+        event = Event()
+        self.assertEqual(self.compile(fn)(x, event), fn(x, event))
+
+    def test_globals_and_in_tree_events_unchanged(self):
+        from torch._dynamo.variables.streams import EventVariable
+
+        # No assignment: the class attribute is the one torch defines.
+        self.assertIs(EventVariable.python_type, EventVariable.__dict__["python_type"])
+        self.assertEqual(EventVariable(None, torch.Event("cpu"), None).python_type(), torch.Event)
+        # A plain torch.Event of the device is not of the interface's class.
+        self.assertEqual(
+            EventVariable(None, torch.Event(DEVICE), None).python_type(), torch.Event
+        )
+
+
 if __name__ == "__main__":
     run_tests()

@@ -736,11 +736,23 @@ def _get_stream_variable_cls(stream_fn: object) -> type[StreamVariable] | None:
 
 
 class EventVariable(VariableTracker):
+    """Represents the device-agnostic torch.Event class.
+
+    An event of an out-of-tree device needs no subclass: its python_type() is
+    the `Event` class of the device's interface (`event_type`) when the event
+    is one, so that methods of that class (which may call
+    `super(<Event class>, self)`) trace with the event's real class; other
+    events are `torch.Event`.  `id()` of an event is its object's identity:
+    guarded on the event's source, or a compile-time id for an event created
+    in the graph.
+    """
+
     def __init__(
         self,
         proxy: Proxy,
         value: torch.Event,
         user_object_index: int | None,
+        event_type: type | None = None,
         **kwargs: Any,
     ) -> None:
         if proxy is not None and "example_value" in proxy.node.meta:
@@ -752,6 +764,13 @@ class EventVariable(VariableTracker):
         self.proxy = proxy
         self.value = value
         self.user_object_index = user_object_index
+        if event_type is None:
+            from ..trace_rules import _device_tables
+
+            if type(value) in _device_tables().event_classes:
+                event_type = type(value)
+        # The Event class of an out-of-tree device (None for others).
+        self.event_type = event_type
 
     def richcompare_impl(
         self, tx: "InstructionTranslatorBase", other: VariableTracker, op: str
@@ -761,6 +780,8 @@ class EventVariable(VariableTracker):
         return object_richcompare(self, tx, other, op)
 
     def python_type(self) -> type:
+        if self.event_type is not None:
+            return self.event_type
         return torch.Event
 
     def get_real_python_backed_value(self) -> object:
