@@ -143,6 +143,9 @@ CONCERNS: tuple[Concern, ...] = (
        r"cpp_builder\.(get_cpp_torch_device_options|CppTorchDeviceOptions|_get_torch_related_args)"
        r"|AotCodeCompiler",
        "cpp_builder.register_cpp_device_options / DeviceInterface.get_cpp_device_options"),
+    _c("C++ optimization flags",
+       r"cpp_builder\._get_optimization_cflags$",
+       "DeviceInterface.get_cpp_optimization_flags"),
     _c("cpp wrapper device paths",
        r"codegen_with_cpp_wrapper|_get_cpp_wrapper_header",
        "DeviceOpOverrides.uses_gpu_cpp_wrapper / cpp_stream_type"),

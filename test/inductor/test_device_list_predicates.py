@@ -155,5 +155,113 @@ class EventPythonTypeTest(DeviceListTestBase):
         )
 
 
+def _no_native_arch(cflags, ldflags, min_optimize):
+    # What torch_npu's replacement of _get_optimization_cflags does: no
+    # -march=native, O1 for builds that ask for less optimization, and a flag
+    # of its own.
+    cflags = [flag for flag in cflags if not flag.startswith("march=")]
+    if min_optimize:
+        cflags = ["O1" if flag == "O3" else flag for flag in cflags]
+    return cflags + ["fno-strict-aliasing"], ldflags
+
+
+class CppOptimizationFlagsTest(DeviceListTestBase):
+    def options(self, device_type, **kwargs):
+        from torch._inductor.cpp_builder import CppTorchDeviceOptions
+
+        return CppTorchDeviceOptions(device_type=device_type, **kwargs).get_cflags()
+
+    def test_device_adjusts_its_builds_only(self):
+        from torch._inductor import cpp_builder
+
+        stock_function = cpp_builder._get_optimization_cflags
+        before = {
+            "cpu": self.options("cpu"),
+            "torch": cpp_builder.CppTorchOptions().get_cflags(),
+            "device": self.options(DEVICE),
+            "device_min": self.options(DEVICE, min_optimize=True),
+        }
+        self.register(
+            type(
+                "FlagsInterface",
+                (GpuClassInterface,),
+                {"get_cpp_optimization_flags": staticmethod(_no_native_arch)},
+            )
+        )
+        # The device's builds get its flags ...
+        flags = self.options(DEVICE)
+        self.assertIn("fno-strict-aliasing", flags)
+        self.assertFalse(any(flag.startswith("march=") for flag in flags))
+        self.assertEqual(
+            [f for f in flags if f != "fno-strict-aliasing"],
+            [f for f in before["device"] if not f.startswith("march=")],
+        )
+        # min_optimize reaches the hook.
+        min_flags = self.options(DEVICE, min_optimize=True)
+        self.assertNotIn("O3", min_flags)
+        self.assertEqual(
+            [f for f in min_flags if f != "fno-strict-aliasing"],
+            [f for f in before["device_min"] if not f.startswith("march=")],
+        )
+        # ... cpu and device-less builds keep theirs, and no function is replaced.
+        self.assertEqual(self.options("cpu"), before["cpu"])
+        self.assertEqual(cpp_builder.CppTorchOptions().get_cflags(), before["torch"])
+        self.assertIs(cpp_builder._get_optimization_cflags, stock_function)
+
+    def test_a_compile_on_the_device_builds_with_them(self):
+        import torch._functorch.config as functorch_config
+        import torch._inductor.config as inductor_config
+        from torch._inductor.utils import fresh_cache
+
+        calls = []
+
+        def recording(cflags, ldflags, min_optimize):
+            calls.append("march=native" in cflags)
+            return _no_native_arch(cflags, ldflags, min_optimize)
+
+        self.register(
+            type(
+                "RecordingFlags",
+                (ExtensionDeviceInterface,),
+                {"get_cpp_optimization_flags": staticmethod(recording)},
+            )
+        )
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        x = torch.arange(8.0)
+
+        def fn(a):
+            return (a * 2).sin() + 1
+
+        with fresh_cache(), inductor_config.patch(
+            fx_graph_cache=False
+        ), functorch_config.patch(enable_autograd_cache=False):
+            actual = torch.compile(fn)(x.to(DEVICE))
+            self.assertEqual(actual.cpu(), fn(x))
+            self.assertTrue(calls)
+            count = len(calls)
+            # A cpu compile in the same process does not consult the device.
+            self.assertEqual(torch.compile(fn)(x), fn(x))
+        self.assertEqual(len(calls), count)
+
+    def test_none_keeps_the_flags_and_a_wrong_type_fails_the_build(self):
+        before = self.options(DEVICE)
+        self.register(GpuClassInterface)
+        self.assertEqual(self.options(DEVICE), before)
+        self.register(
+            type(
+                "BrokenFlags",
+                (GpuClassInterface,),
+                {"get_cpp_optimization_flags": staticmethod(lambda c, l, m: ["O2"])},
+            )
+        )
+        with self.assertRaisesRegex(
+            TypeError,
+            rf"C\+\+ optimization flags for '{DEVICE}' from "
+            r"BrokenFlags\.get_cpp_optimization_flags must be None or a pair",
+        ):
+            self.options(DEVICE)
+
+
 if __name__ == "__main__":
     run_tests()

@@ -365,6 +365,32 @@ class DeviceInterface:
         """
         return None
 
+    @staticmethod
+    def get_cpp_optimization_flags(
+        cflags: list[str], ldflags: list[str], min_optimize: bool
+    ) -> tuple[list[str], list[str]] | None:
+        """
+        Adjusts the optimization flags of Inductor's C++ builds for this
+        device (`cpp_builder.CppTorchDeviceOptions(device_type=...)` and the
+        `device_type=` of the other option classes): receives the flags every
+        build gets, without their leading dash (`cflags` such as `"O3"`,
+        `"DNDEBUG"`, `"ffast-math"`, `"march=native"`; `ldflags`) and
+        `min_optimize` (True for builds that ask for less optimization, such
+        as AOTInductor's wrapper), and returns the `(cflags, ldflags)` to use
+        instead, or None to keep them. Called on every C++ build for the
+        device, after `config.aot_inductor` has chosen the flags; the result
+        enters the build command and so the compiled code's cache key. A
+        result that is not None or two lists of str fails the build with a
+        TypeError naming the device; an exception it raises fails the build.
+
+        Consulted for device types that are not built in; builds for
+        built-in devices (cpu included) never call it.
+
+        Default: None, the device's builds use the optimization flags of cpu
+        builds.
+        """
+        return None
+
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None

@@ -1118,7 +1118,14 @@ def get_cpp_options(
     warning_all: bool = True,
     extra_flags: Sequence[str] = (),
     min_optimize: bool = False,
+    device_type: str | None = None,
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
+    """
+    The base C++ build options.  ``device_type`` names the device a build is
+    for (None: not device-specific); an out-of-tree device may adjust the
+    optimization flags of its builds, see
+    ``DeviceInterface.get_cpp_optimization_flags``.
+    """
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -1128,6 +1135,10 @@ def get_cpp_options(
     passthrough_args: list[str] = []
 
     opt_cflags, opt_ldflags = _get_optimization_cflags(cpp_compiler, min_optimize)
+    if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
+        opt_cflags, opt_ldflags = _out_of_tree_cpp_optimization_flags(
+            _normalize_device_type(device_type), opt_cflags, opt_ldflags, min_optimize
+        )
 
     cflags = (
         opt_cflags
@@ -1182,6 +1193,7 @@ class CppOptions(BuildOptionsBase):
         min_optimize: bool = False,
         precompiling: bool = False,
         preprocessing: bool = False,
+        device_type: str | None = None,
     ) -> None:
         super().__init__(
             compile_only=compile_only,
@@ -1205,6 +1217,7 @@ class CppOptions(BuildOptionsBase):
             extra_flags=extra_flags,
             warning_all=warning_all,
             min_optimize=min_optimize,
+            device_type=device_type,
         )
 
         _append_list(self._definitions, definitions)
@@ -1736,6 +1749,7 @@ class CppTorchOptions(CppOptions):
         min_optimize: bool = False,
         precompiling: bool = False,
         preprocessing: bool = False,
+        device_type: str | None = None,
     ) -> None:
         super().__init__(
             compile_only=compile_only,
@@ -1746,6 +1760,7 @@ class CppTorchOptions(CppOptions):
             min_optimize=min_optimize,
             precompiling=precompiling,
             preprocessing=preprocessing,
+            device_type=device_type,
         )
 
         self._aot_mode = aot_mode
@@ -2125,6 +2140,44 @@ def _out_of_tree_cpp_device_options(
     return None
 
 
+def _out_of_tree_cpp_optimization_flags(
+    device_type: str, cflags: list[str], ldflags: list[str], min_optimize: bool
+) -> tuple[list[str], list[str]]:
+    """
+    The optimization ``(cflags, ldflags)`` of a C++ build for the out-of-tree
+    device ``device_type``: what its
+    ``DeviceInterface.get_cpp_optimization_flags(cflags, ldflags, min_optimize)``
+    returns, or the given flags (every device's) when it returns None or the
+    device has no interface.  A result that is not two lists of str raises a
+    TypeError naming the device.
+    """
+    try:
+        interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        return cflags, ldflags
+    flags = interface.get_cpp_optimization_flags(
+        list(cflags), list(ldflags), min_optimize
+    )
+    if flags is None:
+        return cflags, ldflags
+    if not (
+        isinstance(flags, (tuple, list))
+        and len(flags) == 2
+        and all(
+            isinstance(entries, (list, tuple))
+            and all(isinstance(entry, str) for entry in entries)
+            for entries in flags
+        )
+    ):
+        raise TypeError(
+            f"C++ optimization flags for '{device_type}' from "
+            f"{getattr(interface, '__qualname__', interface)}"
+            ".get_cpp_optimization_flags must be None or a pair of lists of str "
+            f"(cflags, ldflags), got {flags!r}"
+        )
+    return list(flags[0]), list(flags[1])
+
+
 def _validate_cpp_device_options(
     device_type: str, source: Any, options: Any
 ) -> _CppDeviceOptions:
@@ -2341,6 +2394,7 @@ class CppTorchDeviceOptions(CppTorchOptions):
             precompiling=precompiling,
             preprocessing=preprocessing,
             compiler=compiler,
+            device_type=device_type,
         )
 
         device_definitions: list[str] = []
