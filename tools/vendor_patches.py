@@ -216,7 +216,7 @@ CONCERNS: tuple[Concern, ...] = (
     _c("benchmarker",
        r"benchmarking\.benchmarker|do_bench_using_profiling",
        None),
-    _c("TMA support", r"_device_supports_tma", None),
+    _c("TMA support", r"_device_supports_tma", "DeviceInterface.supports_tma"),
     _c("RNG functionalization",
        r"^torch\._prims\.rng_prims|preserve_rng_state|functionalize_rng_ops|philox",
        None),

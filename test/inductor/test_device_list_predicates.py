@@ -263,5 +263,79 @@ class CppOptimizationFlagsTest(DeviceListTestBase):
             self.options(DEVICE)
 
 
+def _stock_device_supports_tma():
+    # torch 2.13.0's _device_supports_tma body, which torch_npu replaces with
+    # ``torch.npu.is_available() and not torch.version.hip``.
+    return (
+        torch.cuda.is_available()
+        and torch.cuda.get_device_capability() >= (9, 0)
+        and not torch.version.hip
+    )
+
+
+class SupportsTmaTest(DeviceListTestBase):
+    def setUp(self):
+        super().setUp()
+        import torch.utils._triton as triton_utils
+
+        self.triton_utils = triton_utils
+        self.function = triton_utils._device_supports_tma
+        triton_utils._device_supports_tma.cache_clear()
+
+    def test_in_tree_interfaces_state_the_stock_answer(self):
+        from torch._dynamo import device_interface as di
+
+        for interface in (
+            di.CudaInterface,
+            di.MtiaInterface,
+            di.XpuInterface,
+            di.CpuInterface,
+            di.MpsInterface,
+            di.TpuInterface,
+        ):
+            with self.subTest(interface.__name__):
+                self.assertIn("supports_tma", interface.__dict__)
+                expected = (
+                    _stock_device_supports_tma()
+                    if interface is di.CudaInterface
+                    else False
+                )
+                self.assertEqual(interface.supports_tma(), expected)
+        self.assertEqual(
+            self.triton_utils._device_supports_tma(), _stock_device_supports_tma()
+        )
+
+    def test_device_opts_in_through_its_interface(self):
+        tma_interface = type(
+            "TmaInterface",
+            (GpuClassInterface,),
+            {"supports_tma": staticmethod(lambda device=None: True)},
+        )
+        # Cached before the registration, then the registration is seen.
+        self.assertEqual(
+            self.triton_utils._device_supports_tma(), _stock_device_supports_tma()
+        )
+        self.register(tma_interface)
+        self.assertTrue(self.triton_utils._device_supports_tma())
+        self.register(GpuClassInterface)
+        self.assertEqual(
+            self.triton_utils._device_supports_tma(), _stock_device_supports_tma()
+        )
+        self.assertIs(self.triton_utils._device_supports_tma, self.function)
+
+    def test_broken_predicate_counts_as_false(self):
+        def broken(device=None):
+            raise RuntimeError("no TMA query")
+
+        self.register(
+            type("BrokenTma", (GpuClassInterface,), {"supports_tma": staticmethod(broken)})
+        )
+        with self.assertLogs("torch._dynamo.device_interface", level="WARNING") as logs:
+            self.assertEqual(
+                self.triton_utils._device_supports_tma(), _stock_device_supports_tma()
+            )
+        self.assertRegex("\n".join(logs.output), r"supports_tma")
+
+
 if __name__ == "__main__":
     run_tests()

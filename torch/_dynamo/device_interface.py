@@ -269,6 +269,20 @@ class DeviceInterface:
         """
         return False
 
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        """
+        Returns True if Triton kernels on `device` (default: the current
+        device) may use host-side TMA descriptors (Triton's tensor descriptor
+        and experimental descriptor APIs). Sampled by
+        `torch.utils._triton.has_triton_tma()` and the helpers it uses, for
+        cuda and for available out-of-tree devices, once per registry change.
+
+        Default: False. CUDA answers True from compute capability 9.0 on
+        (not on ROCm); every in-tree interface states its value.
+        """
+        return False
+
     @classmethod
     def exposes_streams(cls) -> bool:
         """
@@ -566,6 +580,14 @@ class CudaInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        return (
+            torch.cuda.is_available()
+            and torch.cuda.get_device_capability(device) >= (9, 0)
+            and not torch.version.hip
+        )
+
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
@@ -695,6 +717,10 @@ class MtiaInterface(DeviceInterface):
     @staticmethod
     def is_gpu() -> bool:
         return True
+
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        return False
 
     @classmethod
     def backend_features(
@@ -829,6 +855,10 @@ class XpuInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        return False
+
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
@@ -929,6 +959,10 @@ class CpuInterface(DeviceInterface):
     def is_gpu() -> bool:
         return False
 
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        return False
+
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
@@ -1005,6 +1039,10 @@ class MpsInterface(DeviceInterface):
     def is_gpu() -> bool:
         return True
 
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
+        return False
+
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
@@ -1072,6 +1110,10 @@ class TpuInterface(DeviceInterface):
 
     @staticmethod
     def is_gpu() -> bool:
+        return False
+
+    @staticmethod
+    def supports_tma(device: torch.types.Device = None) -> bool:
         return False
 
     @classmethod

@@ -56,13 +56,50 @@ def get_triton_version(fallback: tuple[int, int] = (0, 0)) -> tuple[int, int]:
 
 @functools.cache
 def _device_supports_tma() -> bool:
+    """
+    Whether an available device's Triton kernels may use host-side TMA
+    descriptors: CUDA's interface says ``supports_tma()`` (compute capability
+    9.0 and up), or an available out-of-tree device's does.  The device
+    registry is walked only when an out-of-tree device can be registered (the
+    PrivateUse1 backend is renamed, or a non-built-in type is registered), so
+    that the built-in answer initializes nothing.  A probe: a broken interface
+    counts as False.  Cached, with the TMA helpers below; registering a device
+    interface clears the caches.
+    """
     import torch
-
-    return (
-        torch.cuda.is_available()
-        and torch.cuda.get_device_capability() >= (9, 0)
-        and not torch.version.hip
+    from torch._dynamo.device_interface import (
+        _BUILTIN_DEVICE_INIT_LIST,
+        _register_registry_change_callback,
+        _safe_probe,
+        CudaInterface,
+        device_interfaces,
+        get_interface_for_device__PrivateUse1,
     )
+
+    # Registering twice is a no-op; this runs on a cache miss only.
+    _register_registry_change_callback(_clear_tma_caches)
+    if CudaInterface.supports_tma():
+        return True
+    if torch._C._get_privateuse1_backend_name() == "privateuseone" and all(
+        ":" in name or name in _BUILTIN_DEVICE_INIT_LIST
+        for name in list(device_interfaces)
+    ):
+        return False
+    return any(
+        _safe_probe(interface, "is_available")
+        and _safe_probe(interface, "supports_tma")
+        for _, interface in get_interface_for_device__PrivateUse1()
+    )
+
+
+def _clear_tma_caches() -> None:
+    for cached in (
+        _device_supports_tma,
+        has_triton_experimental_host_tma,
+        has_triton_tensor_descriptor_host_tma,
+        has_triton_tma,
+    ):
+        cached.cache_clear()
 
 
 @functools.cache
