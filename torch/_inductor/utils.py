@@ -149,6 +149,7 @@ from torch._dynamo.device_interface import (
     _register_registry_change_callback,
     _safe_probe,
     _warn_broken_probe,
+    device_interfaces,
     get_interface_for_device,
     get_registered_device_interfaces,
 )
@@ -3702,11 +3703,40 @@ def _device_is_available(device: str) -> bool:
     return _safe_probe(interface, "is_available")
 
 
+# Answers that Inductor derives from the device and backend registries and asks
+# per node, per kernel or per call: device type -> answer, so that each query
+# is one dict lookup.  Every registry change (see _on_device_registry_change)
+# replaces each table with a fresh one; a query that misses computes its
+# answer and stores it in the table it read, so an answer computed while the
+# registry changes lands in a table already replaced.  Only answers for device
+# types that torch knows or that have a registered interface are stored: any
+# other name is looked up again (it may still be registered or discovered).
+_is_gpu_answers: dict[str | None, bool] = {}
+_device_need_guard_answers: dict[str | None, bool] = {}
+_cpp_scheduled_answers: dict[str, bool] = {}
+_scheduling_backend_answers: dict[str, str | None] = {}
+
+
+def _answer_is_stable(device: str | None) -> bool:
+    """Whether an answer about ``device`` holds until the next registry change:
+    None, a built-in type, or a type whose interface is registered."""
+    return (
+        device is None
+        or device in _BUILTIN_DEVICE_INIT_LIST
+        or device in device_interfaces
+    )
+
+
 @_register_registry_change_callback
 def _on_device_registry_change() -> None:
     # Everything derived from the device registry follows it.
+    global _is_gpu_answers, _device_need_guard_answers
+    global _cpp_scheduled_answers, _scheduling_backend_answers
     GPU_TYPES[:] = _gpu_types()
-    _exposes_streams.cache_clear()
+    _is_gpu_answers = {}
+    _device_need_guard_answers = {}
+    _cpp_scheduled_answers = {}
+    _scheduling_backend_answers = {}
     get_gpu_type.cache_clear()
     is_big_gpu.cache_clear()
     get_max_num_sms.cache_clear()
@@ -3717,16 +3747,22 @@ def is_gpu(device: str | None) -> bool:
     """
     Whether Inductor treats the device type ``device`` as GPU-class: its
     registered DeviceInterface says ``is_gpu()`` (cuda, mps, xpu and mtia, and
-    any out-of-tree device that opts in).
+    any out-of-tree device that opts in), i.e. it is in ``GPU_TYPES``.  A dict
+    lookup, refreshed on every registry change.
     """
-    if device in GPU_TYPES:
-        return True
-    if device is None or device in _BUILTIN_DEVICE_INIT_LIST:
-        return False
-    # A PrivateUse1 interface may still be waiting for lazy discovery; looking
-    # at the registry runs it (at most once per registry change).
-    get_registered_device_interfaces()
-    return device in GPU_TYPES
+    try:
+        return _is_gpu_answers[device]
+    except KeyError:
+        pass
+    answers = _is_gpu_answers
+    if device not in GPU_TYPES and not _answer_is_stable(device):
+        # A PrivateUse1 interface may still be waiting for lazy discovery;
+        # looking at the registry runs it (at most once per registry change).
+        get_registered_device_interfaces()
+    answer = device in GPU_TYPES
+    if _answer_is_stable(device):
+        answers[device] = answer
+    return answer
 
 
 def is_rocm() -> bool:
@@ -3817,12 +3853,20 @@ def is_cpp_scheduled(device_type: str) -> bool:
     Scheduling is a ``CppScheduling``, such as an out-of-tree accelerator whose
     memory the host can address.  Loop ordering and fusion heuristics written
     for "cpu" ask this instead, so they also serve such devices, GPU-class or
-    not.
+    not.  Asked per node pair by the scheduler: a dict lookup, refreshed on
+    every registry change.
     """
-    return device_type == "cpu" or (
+    try:
+        return _cpp_scheduled_answers[device_type]
+    except KeyError:
+        pass
+    answers = _cpp_scheduled_answers
+    answer = device_type == "cpu" or (
         device_type not in _BUILTIN_DEVICE_INIT_LIST
         and _registered_scheduling_backend(device_type) == "cpp"
     )
+    answers[device_type] = answer
+    return answer
 
 
 def uses_gpu_loop_ordering(device_type: str | None) -> bool:
@@ -3839,17 +3883,24 @@ def uses_gpu_loop_ordering(device_type: str | None) -> bool:
 def device_need_guard(device: str) -> bool:
     """
     Whether generated code for ``device`` switches the current device around
-    kernels: GPU-class devices whose interface exposes streams (not mps).
+    kernels: GPU-class devices whose interface exposes streams (not mps).  A
+    dict lookup, refreshed on every registry change.
     """
-    return is_gpu(device) and _exposes_streams(device)
+    try:
+        return _device_need_guard_answers[device]
+    except KeyError:
+        pass
+    answers = _device_need_guard_answers
+    answer = is_gpu(device) and _exposes_streams(device)
+    if _answer_is_stable(device):
+        answers[device] = answer
+    return answer
 
 
-@functools.cache
 def _exposes_streams(device: str | None) -> bool:
     """
     ``exposes_streams()`` of the interface registered for ``device``; False
-    for a device without one (meta).  A probe, cached until the next registry
-    change.
+    for a device without one (meta).  A probe.
     """
     try:
         interface = get_interface_for_device(device)
@@ -4344,29 +4395,20 @@ def _backend_of_registered_scheduling(device_type: str) -> str:
 def _registered_scheduling_backend(device_type: str) -> str | None:
     """
     The backend named by the Scheduling registered for ``device_type`` (loaded
-    on demand), or None.  Asked per node pair by the scheduler (through
-    ``is_cpp_scheduled``), so answered from a cache that holds until the next
-    backend or device registry change.
+    on demand), or None; answered from a table refreshed on every registry
+    change (registering a backend is one).
     """
+    try:
+        return _scheduling_backend_answers[device_type]
+    except KeyError:
+        pass
+    answers = _scheduling_backend_answers
     from .codegen import common
 
-    key = common._backend_probe_key()
-    cached = _registered_scheduling_backends.get(device_type)
-    if cached is None or cached[0] != key:
-        common.init_backend_registration((device_type,))
-        # Read after loading: a loader the call ran changed the key.
-        cached = (
-            common._backend_probe_key(),
-            _scheduling_backend_name(common.get_scheduling_for_device(device_type)),
-        )
-        _registered_scheduling_backends[device_type] = cached
-    return cached[1]
-
-
-# Device type -> (the ``_backend_probe_key()`` it was computed under, the
-# backend named by its registered Scheduling or None), see
-# _registered_scheduling_backend().
-_registered_scheduling_backends: dict[str, tuple[tuple[int, int], str | None]] = {}
+    common.init_backend_registration((device_type,))
+    answer = _scheduling_backend_name(common.get_scheduling_for_device(device_type))
+    answers[device_type] = answer
+    return answer
 
 
 def _scheduling_backend_name(scheduling: object) -> str | None:

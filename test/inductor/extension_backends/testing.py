@@ -87,12 +87,11 @@ class RegistrySnapshot:
     ]
     #: (module, function) called last by restore() to announce the change.
     NOTIFY = ("torch._dynamo.device_interface", "_notify_registry_change")
-    #: (module, attribute) of every function whose cache derives from a registry.
+    #: (module, attribute) of every function whose cache derives from a registry
+    #: and is not dropped by the registry's change notification (everything
+    #: Inductor and Dynamo derive from the device registry is).
     CACHED = [
         ("torch._inductor.codegen.common", "_init_builtin_backend_registration"),
-        ("torch._inductor.utils", "get_gpu_type"),
-        ("torch._inductor.utils", "is_big_gpu"),
-        ("torch._inductor.utils", "get_max_num_sms"),
     ]
 
     def __init__(self) -> None:

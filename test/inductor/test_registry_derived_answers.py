@@ -1,0 +1,106 @@
+# Owner(s): ["module: inductor"]
+"""What Inductor asks per node, per kernel or per call is answered from tables
+derived from the device registry, derived again only when the registry changes
+(its change notification is the only invalidation).
+
+Timings are not asserted here; ``benchmarks/compile_bench.py --only micro``
+measures them.  These tests check the contract: answers are right for in-tree
+and out-of-tree devices, stay put while nothing is registered, and follow every
+registration (an interface, a backend) without any cache being cleared by hand.
+"""
+
+import sys
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+from torch._inductor import utils as inductor_utils
+from torch._inductor.codegen.common import register_backend_for_device
+from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
+from torch._inductor.codegen.halide import HalideScheduling
+from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    ExtensionGpuDeviceInterface,
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+device_module = register(DEVICE)
+
+IN_TREE = ("cuda", "xpu", "mps", "mtia", "cpu", "meta", "tpu")
+
+
+class NoStreams(ExtensionGpuDeviceInterface):
+    @classmethod
+    def exposes_streams(cls) -> bool:
+        return False
+
+
+class DerivedAnswersTest(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+
+    def test_in_tree_answers_match_2_13(self):
+        # torch 2.13: is_gpu(d) = d in ["cuda", "mps", "xpu", "mtia"];
+        # device_need_guard(d) = d != "mps" and is_gpu(d).
+        for _ in range(2):  # the second round is answered from the tables
+            for device in IN_TREE + (None,):
+                gpu = device in ("cuda", "mps", "xpu", "mtia")
+                self.assertEqual(inductor_utils.is_gpu(device), gpu, device)
+                if device is not None:
+                    self.assertEqual(
+                        inductor_utils.device_need_guard(device),
+                        gpu and device != "mps",
+                        device,
+                    )
+            self.assertTrue(inductor_utils.is_cpp_scheduled("cpu"))
+            self.assertFalse(inductor_utils.is_cpp_scheduled("cuda"))
+
+    def test_answers_follow_interface_registrations(self):
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        for _ in range(2):
+            self.assertFalse(inductor_utils.is_gpu(DEVICE))
+            self.assertFalse(inductor_utils.device_need_guard(DEVICE))
+            self.assertTrue(inductor_utils.is_cpp_scheduled(DEVICE))
+        register_interface_for_device_PrivateUse1(ExtensionGpuDeviceInterface)
+        for _ in range(2):
+            self.assertTrue(inductor_utils.is_gpu(DEVICE))
+            self.assertTrue(inductor_utils.device_need_guard(DEVICE))
+        register_interface_for_device_PrivateUse1(NoStreams)
+        self.assertTrue(inductor_utils.is_gpu(DEVICE))
+        self.assertFalse(inductor_utils.device_need_guard(DEVICE))
+        self.assertIn(DEVICE, inductor_utils.GPU_TYPES)
+
+    def test_answers_follow_backend_registrations(self):
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        self.assertTrue(inductor_utils.is_cpp_scheduled(DEVICE))
+        self.assertEqual(inductor_utils.get_current_backend(DEVICE), "cpp")
+        # Registering another Scheduling is a registry change: no cache is
+        # cleared by hand, the next question gets the new answer.
+        register_backend_for_device(
+            DEVICE, HalideScheduling, PythonWrapperCodegen, CppWrapperCpu
+        )
+        self.assertFalse(inductor_utils.is_cpp_scheduled(DEVICE))
+        self.assertEqual(inductor_utils.get_current_backend(DEVICE), "halide")
+
+    def test_unregistered_name_is_not_remembered(self):
+        # A name without an interface may be registered (or discovered) later:
+        # its answer is not kept, so registering it needs no invalidation of
+        # the name itself.
+        self.assertFalse(inductor_utils.is_gpu("cpu"))
+        self.assertFalse(inductor_utils.is_gpu("not_a_device"))
+        self.assertNotIn("not_a_device", inductor_utils._is_gpu_answers)
+        self.assertIs(inductor_utils._is_gpu_answers["cpu"], False)
+
+
+if __name__ == "__main__":
+    run_tests()
