@@ -17,9 +17,10 @@ if str(TEST_DIR) not in sys.path:
     sys.path.insert(0, str(TEST_DIR))
 
 import torch
+import torch._inductor.config as inductor_config
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._inductor import utils as inductor_utils
-from torch._inductor.codegen.common import register_backend_for_device
+from torch._inductor.codegen.common import get_compile_option_owner, register_backend_for_device
 from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.halide import HalideScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
@@ -100,6 +101,19 @@ class DerivedAnswersTest(TestCase):
         self.assertFalse(inductor_utils.is_gpu("not_a_device"))
         self.assertNotIn("not_a_device", inductor_utils._is_gpu_answers)
         self.assertIs(inductor_utils._is_gpu_answers["cpu"], False)
+
+    def test_compile_option_lookup_reads_the_config_table(self):
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        owner = get_compile_option_owner(f"{DEVICE}.wrapper_banner")
+        self.assertIsNotNone(owner)
+        self.assertEqual(owner[1], "wrapper_banner")
+        # A core Inductor option keeps its owner.
+        self.assertIsNone(get_compile_option_owner("triton.cudagraphs"))
+        with self.assertRaisesRegex(
+            RuntimeError, rf"known options of device '{DEVICE}' are .*wrapper_banner"
+        ):
+            get_compile_option_owner(f"{DEVICE}.no_such_option")
+        self.assertIs(inductor_config.triton.cudagraphs, False)
 
 
 if __name__ == "__main__":

@@ -1060,7 +1060,7 @@ def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
     except RuntimeError:
         # Not a device type, e.g. "triton.cudagraphs".
         return None
-    if name in config.get_config_copy():
+    if name in config._config:
         return None
     init_backend_registration((device,))
     owner = custom_backend_codegen_configs.get(device)
@@ -1084,11 +1084,10 @@ def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
             "device_custom_config=<config module>); devices with options: "
             f"{with_config}"
         )
-    known = owner.get_config_copy()
-    if key not in known:
+    if key not in owner._config:
         raise RuntimeError(
             f"Unexpected optimization option {name}, known options of device "
-            f"'{device}' are {[f'{device}.{k}' for k in known]}"
+            f"'{device}' are {[f'{device}.{k}' for k in owner._config]}"
         )
     return owner, key
 
