@@ -175,7 +175,7 @@ assert get_scheduling_for_device("acc") is CppScheduling
 gpu = [n for n in names if names[n] is GpuClass]
 assert inductor_utils.GPU_TYPES == inductor_utils._gpu_types(), inductor_utils.GPU_TYPES
 assert sorted(inductor_utils.GPU_TYPES[4:]) == sorted(gpu), inductor_utils.GPU_TYPES
-assert trace_rules._device_tables() == trace_rules._device_tables_for.__wrapped__("acc")
+assert trace_rules._device_tables() == trace_rules._derive_device_tables("acc")
 assert "acc" in foreach_utils._get_foreach_kernels_supported_devices()
 assert "acc" not in foreach_utils._get_fused_kernels_supported_devices()
 assert CacheBase.get_system() == CacheBase.get_system.__wrapped__()

@@ -1,7 +1,7 @@
 # Owner(s): ["module: inductor"]
-"""What Inductor asks per node, per kernel or per call is answered from tables
-derived from the device registry, derived again only when the registry changes
-(its change notification is the only invalidation).
+"""What Inductor and Dynamo ask per node, per frame or per call is answered from
+tables derived from the device registry, derived again only when the registry
+changes (its change notification is the only invalidation).
 
 Timings are not asserted here; ``benchmarks/compile_bench.py --only micro``
 measures them.  These tests check the contract: answers are right for in-tree
@@ -18,7 +18,10 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 import torch._inductor.config as inductor_config
+from torch._dynamo import trace_rules
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+from torch._dynamo.utils import common_constant_types
+from torch._dynamo.variables.builder import VariableBuilder
 from torch._inductor import utils as inductor_utils
 from torch._inductor.codegen.common import get_compile_option_owner, register_backend_for_device
 from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
@@ -101,6 +104,39 @@ class DerivedAnswersTest(TestCase):
         self.assertFalse(inductor_utils.is_gpu("not_a_device"))
         self.assertNotIn("not_a_device", inductor_utils._is_gpu_answers)
         self.assertIs(inductor_utils._is_gpu_answers["cpu"], False)
+
+    def test_dynamo_tables_derived_once_per_registry_change(self):
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        tables = trace_rules._device_tables()
+        self.assertIs(trace_rules._device_tables(), tables)
+        self.assertIn(device_module.device_count, tables.constant_fold)
+        register_interface_for_device_PrivateUse1(ExtensionGpuDeviceInterface)
+        derived_again = trace_rules._device_tables()
+        self.assertIsNot(derived_again, tables)
+        self.assertIs(trace_rules._device_tables(), derived_again)
+        trace_rules.register_device_trace_rules(
+            DEVICE, skip=[device_module.get_device_capability]
+        )
+        self.assertIs(
+            trace_rules._device_tables().rule_map[device_module.get_device_capability],
+            trace_rules.SkipFunctionVariable,
+        )
+
+    def test_constant_types_are_not_edited_per_frame(self):
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        props_type = type(device_module.get_device_properties())
+        x = torch.ones(3, device=DEVICE)
+        torch.compile(lambda x: x + 1, backend="eager")(x)
+        self.assertIn(props_type, common_constant_types)
+        dispatch = VariableBuilder._type_dispatch_impl
+        filled = dispatch.cache_info().currsize
+        self.assertGreater(filled, 0)
+        torch._dynamo.reset()
+        # New frames, no registry change: the shared tables stay as they are
+        # (the type dispatch cache is not cleared).
+        torch.compile(lambda x: (x + 2, [x]), backend="eager")(x)
+        self.assertGreaterEqual(dispatch.cache_info().currsize, filled)
+        self.assertIn(props_type, common_constant_types)
 
     def test_compile_option_lookup_reads_the_config_table(self):
         register_compile_backend(DEVICE, ExtensionDeviceInterface)

@@ -398,9 +398,8 @@ def _dynamo_in_graph_classes() -> list[str]:
 
 def _dynamo_common_constant_types() -> list[str]:
     du = _m("torch._dynamo.utils")
-    refresh = getattr(du, "_refresh_device_constant_types", None)
-    if refresh is not None:
-        refresh()
+    # Deriving the device tables publishes the device constant types.
+    _dynamo_device_tables()
     return sorted(qualname(t) for t in du.common_constant_types)
 
 

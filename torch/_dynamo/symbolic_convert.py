@@ -137,10 +137,9 @@ from .source import (
     SkipGuardSource,
     Source,
 )
-from .trace_rules import is_builtin_constant, is_forbidden
+from .trace_rules import _device_tables, is_builtin_constant, is_forbidden
 from .utils import (
     _get_error_on_graph_break,
-    _refresh_device_constant_types,
     counters,
     get_fake_value,
     get_instruction_source_311,
@@ -5362,8 +5361,9 @@ class InstructionTranslator(InstructionTranslatorBase):
             logging.INFO,
             f"torchdynamo start tracing {f_code.co_name} {code_options['co_filename']}:{code_options['co_firstlineno']}",
         )
-        # The device-properties types of devices registered meanwhile.
-        _refresh_device_constant_types()
+        # Dynamo's device tables, derived again if the device registry changed
+        # (which publishes the device-properties types of new devices).
+        _device_tables()
         super().__init__(
             output=OutputGraph(
                 code_options,

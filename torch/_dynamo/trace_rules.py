@@ -53,6 +53,7 @@ from . import config
 from .device_interface import _register_registry_change_callback
 from .resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from .utils import (
+    _publish_device_constant_types,
     getfile,
     hashable,
     is_lru_cache_wrapped_function,
@@ -3172,6 +3173,9 @@ class _DeviceTables:
     # The `device` context manager classes of the interface and of the device
     # module -> device type.
     device_context_classes: dict[type, str]
+    # Types of the device-properties objects of available out-of-tree devices,
+    # published into `torch._dynamo.utils.common_constant_types`.
+    constant_types: frozenset[type]
 
 
 def _out_of_tree_devices_possible() -> bool:
@@ -3318,15 +3322,37 @@ def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
     return entries
 
 
+# The name of the PrivateUse1 backend, which an out-of-tree device renames once.
+_privateuse1_backend_name = torch._C._get_privateuse1_backend_name
+# The tables derived from the device registry, keyed by the PrivateUse1 backend
+# name they were derived under, or by None once it was renamed (it is never
+# renamed again, so those tables need no name check).  Replaced by an empty
+# dict on every change of the device registry or of the device trace rules;
+# _device_tables() stores what it derives in the dict it read, so tables
+# derived while the registry changes land in a dict already replaced.
+_device_tables_by_name: dict[str | None, _DeviceTables] = {}
+
+
 def _device_tables() -> _DeviceTables:
-    """The tables derived from the device registry and the device trace rules;
-    computed when first needed after a change of either (or a renaming of the
-    PrivateUse1 backend)."""
-    return _device_tables_for(torch._C._get_privateuse1_backend_name())
+    """The tables derived from the device registry and the device trace rules:
+    a dict lookup, except the first time after a change of either (or a
+    renaming of the PrivateUse1 backend), when they are derived again."""
+    tables_by_name = _device_tables_by_name
+    tables = tables_by_name.get(None)
+    if tables is not None:
+        return tables
+    name = _privateuse1_backend_name()
+    tables = tables_by_name.get(name)
+    if tables is None:
+        tables = _derive_device_tables(name)
+        tables_by_name[None if name != "privateuseone" else name] = tables
+        if tables_by_name is _device_tables_by_name:
+            # Still current: publish the constant types Dynamo's builders read.
+            _publish_device_constant_types(tables.constant_types)
+    return tables
 
 
-@functools.cache
-def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
+def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     from .device_interface import device_interfaces, get_registered_device_interfaces
 
     if _out_of_tree_devices_possible():
@@ -3439,13 +3465,35 @@ def _device_tables_for(privateuse1_name: str) -> _DeviceTables:
         stream_context_classes,
         autocast_classes,
         device_context_classes,
+        _device_properties_types(out_of_tree),
     )
+
+
+def _device_properties_types(
+    out_of_tree: list[tuple[str, Any, Any]],
+) -> frozenset[type]:
+    """The types of the device-properties objects of the available out-of-tree
+    devices (probes: `is_available()`, then `get_device_properties()`; one that
+    fails is logged once and contributes nothing)."""
+    from .device_interface import _safe_probe
+
+    found: set[type] = set()
+    for _, device_interface, _ in out_of_tree:
+        if not _safe_probe(device_interface, "is_available"):
+            continue
+        properties = _safe_probe(
+            device_interface, "get_device_properties", default=None
+        )
+        if properties is not None:
+            found.add(type(properties))
+    return frozenset(found)
 
 
 @_register_registry_change_callback
 def _on_device_registry_change() -> None:
     # Also called by register_device_trace_rules().
-    _device_tables_for.cache_clear()
+    global _device_tables_by_name
+    _device_tables_by_name = {}
 
 
 def register_device_trace_rules(

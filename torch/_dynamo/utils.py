@@ -2876,78 +2876,49 @@ if has_triton_package():
 
     common_constant_types.add(triton.language.dtype)
 
-# The device-properties types that _refresh_device_constant_types() added to
-# common_constant_types, and whether the device registry changed since.
-_device_constant_types: set[type] = set()
-_device_constant_types_stale = True
+# The device-properties types of out-of-tree devices that
+# _publish_device_constant_types() added to common_constant_types.
+_device_constant_types: frozenset[type] = frozenset()
+# Protects _device_constant_types and the edits of the tables below.
+_device_constant_types_lock = threading.Lock()
 
 
-def _on_device_registry_change() -> None:
-    # Subscribed to the device registry by _refresh_device_constant_types().
-    global _device_constant_types_stale
-    _device_constant_types_stale = True
-
-
-def _refresh_device_constant_types() -> None:
+def _publish_device_constant_types(found: frozenset[type]) -> None:
     """
-    Makes `common_constant_types` hold the type of the device-properties object
-    (`get_device_properties()`) of each available out-of-tree device, as it
+    Makes `common_constant_types` (and `SourcelessBuilder`'s type handlers)
+    hold `found`, the types of the device-properties objects
+    (`get_device_properties()`) of the available out-of-tree devices, as it
     holds `torch.cuda._CudaDeviceProperties`, so that Dynamo can constant-fold
-    `torch.<device>.get_device_properties()` and use the result as a constant.
-    The properties object must be immutable.
+    `torch.<device>.get_device_properties()` and use the result as a constant
+    (the properties object must be immutable). Types published before and
+    absent from `found` are withdrawn; a type that is a constant type anyway
+    is left alone.
 
-    Called when Dynamo starts tracing a frame; it probes the registered
-    out-of-tree interfaces (`is_available()`, then `get_device_properties()`)
-    the first time after each change of the device registry, and drops the
-    types of devices no longer registered. A probe that fails is logged once
-    and contributes nothing.
+    Called by Dynamo's device tables (`trace_rules._device_tables()`) when
+    they are derived: once per change of the device registry, never per frame.
     """
-    global _device_constant_types_stale
-    if not _device_constant_types_stale:
-        return
-    from .trace_rules import _out_of_tree_devices_possible
-
-    if not _device_constant_types and not _out_of_tree_devices_possible():
-        return
-    from .device_interface import (
-        _register_registry_change_callback,
-        _safe_probe,
-        get_interface_for_device__PrivateUse1,
-    )
-
-    _register_registry_change_callback(_on_device_registry_change)
-    # Cleared first: a registration while probing marks the types stale again.
-    _device_constant_types_stale = False
-    found: set[type] = set()
-    for _, device_interface in get_interface_for_device__PrivateUse1():
-        if not _safe_probe(device_interface, "is_available"):
-            continue
-        properties = _safe_probe(
-            device_interface, "get_device_properties", default=None
+    global _device_constant_types
+    with _device_constant_types_lock:
+        found = frozenset(
+            t
+            for t in found
+            if t in _device_constant_types or t not in common_constant_types
         )
-        if properties is None:
-            continue
-        properties_type = type(properties)
-        if properties_type in _device_constant_types or (
-            properties_type not in common_constant_types
-        ):
-            found.add(properties_type)
-    if found == _device_constant_types:
-        return
-    from .variables.builder import SourcelessBuilder, VariableBuilder
-    from .variables.constant import ConstantVariable
+        if found == _device_constant_types:
+            return
+        from .variables.builder import SourcelessBuilder, VariableBuilder
+        from .variables.constant import ConstantVariable
 
-    for stale_type in _device_constant_types - found:
-        common_constant_types.discard(stale_type)
-        SourcelessBuilder._type_handlers.pop(stale_type, None)
-    for new_type in found - _device_constant_types:
-        common_constant_types.add(new_type)
-        SourcelessBuilder._type_handlers[new_type] = (
-            lambda tx, value: ConstantVariable(value)
-        )
-    _device_constant_types.clear()
-    _device_constant_types.update(found)
-    VariableBuilder._type_dispatch_impl.cache_clear()
+        for stale_type in _device_constant_types - found:
+            common_constant_types.discard(stale_type)
+            SourcelessBuilder._type_handlers.pop(stale_type, None)
+        for new_type in found - _device_constant_types:
+            common_constant_types.add(new_type)
+            SourcelessBuilder._type_handlers[new_type] = (
+                lambda tx, value: ConstantVariable(value)
+            )
+        _device_constant_types = found
+        VariableBuilder._type_dispatch_impl.cache_clear()
 
 """
     Difference between is_safe_constant and common_constant_types.

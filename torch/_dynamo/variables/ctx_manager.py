@@ -32,7 +32,7 @@ from torch._dynamo import config
 from torch._guards import Guard
 from torch._logging import warning_once
 
-from .. import graph_break_hints, variables
+from .. import graph_break_hints, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..exc import unimplemented
 from ..guards import GuardBuilder, install_guard
@@ -1207,11 +1207,9 @@ class AutocastModeVariable(ContextWrappingVariable):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> "AutocastModeVariable":
-        from ..trace_rules import _device_tables
-
         # The autocast class of an out-of-tree device (torch.<device>.amp.autocast)
         # -> its device type.
-        device_autocast_classes = _device_tables().autocast_classes
+        device_autocast_classes = trace_rules._device_tables().autocast_classes
         if func not in [
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,

@@ -7,7 +7,7 @@ from torch._dynamo.variables.dicts import ConstDictVariable
 from torch._dynamo.variables.lists import TupleVariable
 from torch.fx import has_side_effect, Proxy
 
-from .. import graph_break_hints
+from .. import graph_break_hints, trace_rules
 from ..bytecode_transformation import create_call_function
 from ..exc import TYPE_CHECKING, unimplemented
 from ..graph_bytecode_inputs import (
@@ -458,9 +458,7 @@ class StreamVariable(StreamContextVariable):
 
         self.user_object_index = user_object_index
         if stream_type is None:
-            from ..trace_rules import _device_tables
-
-            if type(value) in _device_tables().stream_classes:
+            if type(value) in trace_rules._device_tables().stream_classes:
                 stream_type = type(value)
         # The Stream class of an out-of-tree device (None for others).
         self.stream_type = stream_type

@@ -50,7 +50,7 @@ from torch._logging import warning_once
 from torch.autograd.graph import GradientEdge
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass_type
 
-from .. import config, graph_break_hints, polyfills, variables
+from .. import config, graph_break_hints, polyfills, trace_rules, variables
 from ..codegen import PyCodegen
 from ..create_parameter_op import (
     can_convert_to_tracable_parameter,
@@ -622,9 +622,7 @@ class BaseTorchVariable(VariableTracker):
         if self.value in constant_fold_functions:
             return True
 
-        from ..trace_rules import _device_tables
-
-        if self.value in _device_tables().constant_fold:
+        if self.value in trace_rules._device_tables().constant_fold:
             # A device runtime function: see register_device_trace_rules().
             return True
 
@@ -676,9 +674,7 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             value, torch.amp.autocast_mode.autocast
         ):
             # The autocast class of an out-of-tree device (torch.<device>.amp).
-            from ..trace_rules import _device_tables
-
-            return value in _device_tables().autocast_classes
+            return value in trace_rules._device_tables().autocast_classes
         return False
 
     def call_function(
@@ -702,8 +698,6 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             StreamVariable,
             VmapIncrementNestingCtxManagerVariable,
         )
-        from ..trace_rules import _device_tables
-
         if self.value is torch.no_grad:
             if len(args) == 1 and isinstance(
                 args[0], variables.functions.BaseUserFunctionVariable
@@ -766,7 +760,7 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,
             torch.cpu.amp.autocast,
-        ) or self.value in _device_tables().autocast_classes:
+        ) or self.value in trace_rules._device_tables().autocast_classes:
             # pyrefly: ignore [bad-argument-type]
             return AutocastModeVariable.create(self.value, args, kwargs)
         elif self.value in (
@@ -945,9 +939,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
 
         # The runtime functions of out-of-tree devices that are handled here, by
         # kind (see trace_rules._DEVICE_HANDLED_FUNCTIONS): {function: device type}.
-        from ..trace_rules import _device_tables
-
-        device_handled = _device_tables().handled
+        device_handled = trace_rules._device_tables().handled
 
         def install_current_device_guard(
             tx: "InstructionTranslatorBase", device_type: str, *needed: str
@@ -2400,7 +2392,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                     device_type = device_handled["current_stream"][self.value]
                     stream_types = [
                         cls
-                        for cls, name in _device_tables().stream_classes.items()
+                        for cls, name in trace_rules._device_tables().stream_classes.items()
                         if name == device_type
                     ]
                     if stream_types and stream_var.python_type() is not stream_types[0]:
@@ -3211,12 +3203,10 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         if self.can_constant_fold_through() and check_unspec_or_constant_args(
             args, kwargs
         ):
-            from ..trace_rules import _device_tables
-
             # constant fold functions need to be guarded.
             if (
                 self.value in constant_fold_functions_need_guards
-                or self.value in _device_tables().constant_fold_need_guards
+                or self.value in trace_rules._device_tables().constant_fold_need_guards
             ):
                 if self.source is None:
                     raise AssertionError(

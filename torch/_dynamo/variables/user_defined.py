@@ -48,7 +48,7 @@ from torch.utils._ordered_set import OrderedSet
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass_type
 from torch.utils._pytree import GetAttrKey, is_structseq_class
 
-from .. import config, graph_break_hints, polyfills, variables
+from .. import config, graph_break_hints, polyfills, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..create_parameter_op import do_not_convert_to_tracable_parameter
 from ..device_interface import _register_registry_change_callback
@@ -371,9 +371,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
             )
         # The registered devices' typed tensor classes, and the Stream and Event
         # classes of the out-of-tree ones (see DeviceInterface).
-        from ..trace_rules import _device_tables
-
-        tables = _device_tables()
+        tables = trace_rules._device_tables()
         _in_graph_class_list.update(tables.tensor_classes)
         _in_graph_class_list.update(tables.stream_classes)
         _in_graph_class_list.update(tables.event_classes)
@@ -1453,9 +1451,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 )
                 args = [stacked]
 
-            from ..trace_rules import _device_tables
-
-            tables = _device_tables()
+            tables = trace_rules._device_tables()
             if issubclass(self.value, torch.Stream):
                 from .lists import TupleVariable
 
