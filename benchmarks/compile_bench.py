@@ -3,7 +3,7 @@
     python benchmarks/compile_bench.py [--stock PY] [--patched PY]
         [--pythonpath-stock DIR] [--pythonpath-patched DIR]
         [--repeat 3] [--import-repeat 10] [--corpus NAME ...]
-        [--only compile,import,micro] [--json OUT]
+        [--only compile,import,micro,large] [--blocks 200] [--json OUT]
 
 Measures, for both interpreters in one run (runs alternate stock/patched):
 
@@ -14,10 +14,21 @@ Measures, for both interpreters in one run (runs alternate stock/patched):
 2. ``import torch._inductor`` time in a fresh process after ``import torch``
    (and, separately, ``torch._inductor.compile_fx``).  Median of
    ``--import-repeat`` processes.
-3. micro-timings (ns per call) of device-classification lookups; a function
-   absent on one side is reported as n/a.
+3. micro-timings (ns per call) of the lookups Inductor and Dynamo make per
+   node, per frame or per call (device classification, trace rules); a function
+   absent on one side is reported as n/a.  The same lookups for the fake
+   out-of-tree device (test/inductor/extension_backends, registered GPU-class
+   with a C++ backend) are timed in the patched environment, in a process of
+   their own, next to their in-tree counterparts.
+4. ``large``: cold compile of one large graph (``--blocks`` pointwise +
+   reduction blocks, 200 by default), on cpu in both environments and on the
+   fake device in the patched one.
 
-Prints a table (stock, patched, patched/stock).  No assertions on time.
+Prints a table (stock, patched, patched/stock) with the spread (min-max) of
+the samples, then the ratios the series targets (in-tree lookups and cpu
+compile against stock; out-of-tree lookups and the fake-device compile
+against their in-tree counterparts).  No assertions on time: the numbers are
+there to read.
 
 The orchestrator uses only the standard library; ``--worker`` modes of this
 same file run inside an environment and import torch.
@@ -43,7 +54,10 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.append(str(REPO_ROOT))  # appended: never shadow an installed torch
 
 SIDES = ("stock", "patched")
-PARTS = ("compile", "import", "micro")
+PARTS = ("compile", "import", "micro", "large")
+# The fake out-of-tree device of the tests.
+OOT_DEVICE = "extension_device"
+TEST_INDUCTOR_DIR = REPO_ROOT / "test" / "inductor"
 
 
 # --------------------------------------------------------------------------
@@ -81,11 +95,53 @@ def _micro_targets() -> dict[str, Callable[[], Callable[[], Any] | None]]:
 
         return resolve
 
+    def lookup(fn_name: str) -> Callable[[], Callable[[], Any] | None]:
+        # Dynamo's trace rule of a function, as asked for every call it traces.
+        def resolve() -> Callable[[], Any] | None:
+            import importlib
+
+            import torch
+
+            from torch._dynamo import trace_rules
+
+            module, _, name = fn_name.rpartition(".")
+            fn = getattr(importlib.import_module(module), name, None)
+            if fn is None:
+                return None
+            return lambda: trace_rules.lookup(fn)
+
+        return resolve
+
+    def can_fold(fn_name: str) -> Callable[[], Callable[[], Any] | None]:
+        # Dynamo's constant-fold check of a torch function.
+        def resolve() -> Callable[[], Any] | None:
+            import importlib
+
+            from torch._dynamo.variables.torch import TorchInGraphFunctionVariable
+
+            module, _, name = fn_name.rpartition(".")
+            fn = getattr(importlib.import_module(module), name, None)
+            if fn is None:
+                return None
+            var = TorchInGraphFunctionVariable(fn)
+            return var.can_constant_fold_through
+
+        return resolve
+
     iu = "torch._inductor.utils"
     return {
         'is_gpu("cuda")': attr(iu, "is_gpu", "cuda"),
         'is_gpu("cpu")': attr(iu, "is_gpu", "cpu"),
         'device_need_guard("cuda")': attr(iu, "device_need_guard", "cuda"),
+        'device_need_guard("cpu")': attr(iu, "device_need_guard", "cpu"),
+        'is_cpp_scheduled("cpu")': attr(iu, "is_cpp_scheduled", "cpu"),
+        "trace_rules.lookup(torch.cuda.current_device)": lookup(
+            "torch.cuda.current_device"
+        ),
+        "trace_rules.lookup(torch.sin)": lookup("torch.sin"),
+        "can_constant_fold(torch.cuda.is_available)": can_fold(
+            "torch.cuda.is_available"
+        ),
         "get_gpu_type()": attr(iu, "get_gpu_type"),
         "has_triton()": attr("torch.utils._triton", "has_triton"),
         'get_interface_for_device("cpu")': attr(
@@ -97,17 +153,103 @@ def _micro_targets() -> dict[str, Callable[[], Callable[[], Any] | None]]:
     }
 
 
-def worker_micro() -> dict[str, float | None]:
+# Out-of-tree lookup -> the in-tree lookup it is compared with.
+OOT_COUNTERPARTS = {
+    f'is_gpu("{OOT_DEVICE}")': 'is_gpu("cuda")',
+    f'device_need_guard("{OOT_DEVICE}")': 'device_need_guard("cuda")',
+    f'is_cpp_scheduled("{OOT_DEVICE}")': 'is_cpp_scheduled("cpu")',
+    f"trace_rules.lookup(torch.{OOT_DEVICE}.current_device)": (
+        "trace_rules.lookup(torch.cuda.current_device)"
+    ),
+    f"can_constant_fold(torch.{OOT_DEVICE}.is_available)": (
+        "can_constant_fold(torch.cuda.is_available)"
+    ),
+}
+
+
+def _register_oot_device(gpu_class: bool = True) -> None:
+    """Registers the fake device with a C++ backend, as its tests do, through
+    public calls: GPU-class (the lookups' slower answers: guards, streams), or
+    a CPU-like accelerator, which Inductor compiles as it compiles cpu."""
+    sys.path.insert(0, str(TEST_INDUCTOR_DIR))
+    from extension_backends.cpp.extension_codegen_backend import (
+        ExtensionDeviceInterface,
+        ExtensionGpuDeviceInterface,
+        register_compile_backend,
+    )
+    from extension_backends.extension_device import register
+
+    register(OOT_DEVICE)
+    register_compile_backend(
+        OOT_DEVICE,
+        ExtensionGpuDeviceInterface if gpu_class else ExtensionDeviceInterface,
+    )
+
+
+def _oot_micro_targets() -> dict[str, Callable[[], Callable[[], Any] | None]]:
+    targets = _micro_targets()
+    oot: dict[str, Callable[[], Callable[[], Any] | None]] = {}
+    for name, in_tree in OOT_COUNTERPARTS.items():
+        oot[in_tree] = targets[in_tree]
+    iu = "torch._inductor.utils"
+
+    def attr(name: str) -> Callable[[], Callable[[], Any] | None]:
+        def resolve() -> Callable[[], Any] | None:
+            import importlib
+
+            fn = getattr(importlib.import_module(iu), name)
+            return lambda: fn(OOT_DEVICE)
+
+        return resolve
+
+    def module_fn(name: str) -> Callable[[], Callable[[], Any] | None]:
+        def resolve() -> Callable[[], Any] | None:
+            import torch
+
+            from torch._dynamo import trace_rules
+
+            fn = getattr(getattr(torch, OOT_DEVICE), name)
+            return lambda: trace_rules.lookup(fn)
+
+        return resolve
+
+    def can_fold(name: str) -> Callable[[], Callable[[], Any] | None]:
+        def resolve() -> Callable[[], Any] | None:
+            import torch
+
+            from torch._dynamo.variables.torch import TorchInGraphFunctionVariable
+
+            var = TorchInGraphFunctionVariable(getattr(getattr(torch, OOT_DEVICE), name))
+            return var.can_constant_fold_through
+
+        return resolve
+
+    oot[f'is_gpu("{OOT_DEVICE}")'] = attr("is_gpu")
+    oot[f'device_need_guard("{OOT_DEVICE}")'] = attr("device_need_guard")
+    oot[f'is_cpp_scheduled("{OOT_DEVICE}")'] = attr("is_cpp_scheduled")
+    oot[f"trace_rules.lookup(torch.{OOT_DEVICE}.current_device)"] = module_fn(
+        "current_device"
+    )
+    oot[f"can_constant_fold(torch.{OOT_DEVICE}.is_available)"] = can_fold(
+        "is_available"
+    )
+    return oot
+
+
+def worker_micro(oot: bool = False) -> dict[str, float | None]:
     import timeit
 
     import torch._inductor.codegen.common as common
     import torch._dynamo.device_interface as di
 
+    if oot:
+        _register_oot_device()
     # Registries initialised, as during any compile.
     common.init_backend_registration()
     list(di.get_registered_device_interfaces())
     out: dict[str, float | None] = {}
-    for name, resolve in _micro_targets().items():
+    targets = _oot_micro_targets() if oot else _micro_targets()
+    for name, resolve in targets.items():
         fn = resolve()
         if fn is None:
             out[name] = None
@@ -120,13 +262,57 @@ def worker_micro() -> dict[str, float | None]:
         timer = timeit.Timer(fn)
         number, _ = timer.autorange()
         number = max(number, 1)
-        samples = timer.repeat(repeat=3, number=number)
-        out[name] = statistics.median(samples) / number * 1e9
+        # The best of a few repeats: the lookup's own cost, with as little of
+        # the shared machine's noise as one process can get.
+        samples = timer.repeat(repeat=5, number=number)
+        out[name] = min(samples) / number * 1e9
     return out
 
 
-def worker_main(kind: str) -> int:
-    result = {"import": worker_import, "micro": worker_micro}[kind]()
+def _large_graph(blocks: int) -> Callable[[Any], Any]:
+    """A function of ``blocks`` blocks, each a pointwise op and a reduction
+    (an activation, then centring on the row mean), traced as one graph."""
+    import torch
+
+    def fn(x: Any) -> Any:
+        for i in range(blocks):
+            y = torch.tanh(x * (1.0 + 0.01 * i)) + 0.1 * i
+            x = y - y.mean(dim=-1, keepdim=True)
+        return x
+
+    return fn
+
+
+def worker_large(device: str, blocks: int) -> dict[str, float]:
+    """Cold compile (every cache cold, see probe_env) of the large graph on
+    ``device``; seconds from the call to the first result."""
+    import torch
+
+    if device == OOT_DEVICE:
+        # CPU-like, so that the comparison with cpu measures what the series
+        # adds, not Inductor's GPU heuristics (padding, realization).
+        _register_oot_device(gpu_class=False)
+    fn = _large_graph(blocks)
+    x = torch.randn(8, 64, device=device)
+    compiled = torch.compile(fn, fullgraph=True)
+    with torch.no_grad():
+        t0 = time.perf_counter()
+        out = compiled(x)
+        if device != "cpu":
+            out = out.cpu()
+        seconds = time.perf_counter() - t0
+    return {f"cold compile of {blocks} blocks on {device} (s)": seconds}
+
+
+def worker_main(kind: str, args: argparse.Namespace) -> int:
+    if kind == "micro":
+        result = worker_micro()
+    elif kind == "micro-oot":
+        result = worker_micro(oot=True)
+    elif kind == "import":
+        result = worker_import()
+    else:
+        result = worker_large(args.device, args.blocks)
     print("BENCH_RESULT " + json.dumps(result))
     return 0
 
@@ -144,11 +330,12 @@ def _run(cmd: list[str], env: dict[str, str], cwd: str, timeout: float) -> str:
     return proc.stdout
 
 
-def _worker(python: str, pythonpath: str | None, kind: str, cache_dir: str, cwd: str) -> dict[str, Any]:
+def _worker(python: str, pythonpath: str | None, kind: str, cache_dir: str, cwd: str,
+            extra: list[str] = ()) -> dict[str, Any]:
     from tools.differential import probe_env
 
-    out = _run([python, str(Path(__file__).resolve()), "--worker", kind],
-               probe_env(pythonpath, cache_dir), cwd, timeout=600)
+    out = _run([python, str(Path(__file__).resolve()), "--worker", kind, *extra],
+               probe_env(pythonpath, cache_dir), cwd, timeout=1800)
     for line in out.splitlines():
         if line.startswith("BENCH_RESULT "):
             return json.loads(line[len("BENCH_RESULT "):])
@@ -196,6 +383,21 @@ def _median_rows(samples: dict[str, dict[str, list[float | None]]]) -> dict[str,
     return out
 
 
+def _spread_rows(samples: dict[str, dict[str, list[float | None]]]) -> dict[str, dict[str, tuple[float, float] | None]]:
+    out: dict[str, dict[str, tuple[float, float] | None]] = {}
+    for side, metrics in samples.items():
+        for metric, values in metrics.items():
+            vals = [v for v in values if v is not None]
+            out.setdefault(metric, {})[side] = (min(vals), max(vals)) if vals else None
+    return out
+
+
+def _ratio_spread(num: list[float], den: list[float]) -> tuple[float, float, float]:
+    """Median ratio of paired samples (same round), and its min-max."""
+    ratios = [n / d for n, d in zip(num, den) if n is not None and d]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
 def _collect(samples: dict[str, dict[str, list[float | None]]], side: str, row: dict[str, Any]) -> None:
     for k, v in row.items():
         samples[side].setdefault(k, []).append(v)
@@ -205,7 +407,11 @@ def main(argv: list[str] | None = None) -> int:
     from tools.differential import default_python
 
     ap = argparse.ArgumentParser(description="stock vs patched torch.compile benchmark")
-    ap.add_argument("--worker", choices=("import", "micro"), help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=("import", "micro", "micro-oot", "large"),
+                    help=argparse.SUPPRESS)
+    ap.add_argument("--device", default="cpu", help=argparse.SUPPRESS)
+    ap.add_argument("--blocks", type=int, default=200,
+                    help="pointwise + reduction blocks of the large graph")
     ap.add_argument("--stock", default=default_python("stock"))
     ap.add_argument("--patched", default=default_python("patched"))
     ap.add_argument("--pythonpath-stock", default=None, metavar="DIR")
@@ -218,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, metavar="OUT")
     args = ap.parse_args(argv)
     if args.worker:
-        return worker_main(args.worker)
+        return worker_main(args.worker, args)
 
     parts = [p for p in args.only.split(",") if p]
     bad = [p for p in parts if p not in PARTS]
@@ -236,6 +442,10 @@ def main(argv: list[str] | None = None) -> int:
     # Import/micro workers never compile kernels; they still get a private cache dir.
     idle_cache = os.path.join(workdir, "inductor-cache")
     tables: list[tuple[str, str, dict[str, dict[str, float | None]]]] = []
+    # (table title, metric) -> side -> (min, max) of the samples.
+    spreads: dict[tuple[str, str], dict[str, tuple[float, float] | None]] = {}
+    # Target ratios: (label, target, numerator samples, denominator samples).
+    targets: list[tuple[str, float, list[float], list[float]]] = []
     t_start = time.perf_counter()
     try:
         if "compile" in parts:
@@ -258,16 +468,68 @@ def main(argv: list[str] | None = None) -> int:
             tables.append(("import time (median of processes, ms)", "ms", _median_rows(samples)))
         if "micro" in parts:
             samples = {s: {} for s in SIDES}
+            oot_samples: dict[str, list[float]] = {}
             for r in range(args.repeat):
                 for side in _order(r):
                     py, pp = sides[side]
                     _collect(samples, side, _worker(py, pp, "micro", idle_cache, workdir))
-            tables.append(("device lookups (median, ns/call)", "ns", _median_rows(samples)))
+                py, pp = sides["patched"]
+                for k, v in _worker(py, pp, "micro-oot", idle_cache, workdir).items():
+                    oot_samples.setdefault(k, []).append(v)
+            title = "device lookups (median, ns/call)"
+            tables.append((title, "ns", _median_rows(samples)))
+            spreads.update({(title, k): v for k, v in _spread_rows(samples).items()})
+            for metric, by_side in samples["patched"].items():
+                stock_vals = samples["stock"].get(metric, [])
+                if any(v is None for v in by_side + stock_vals):
+                    continue
+                targets.append((f"in-tree {metric}: patched / stock", 1.10,
+                                by_side, stock_vals))
+            oot_rows = {k: {"patched": statistics.median(v)} for k, v in oot_samples.items()}
+            title = "out-of-tree lookups, patched only (median, ns/call)"
+            tables.append((title, "ns", oot_rows))
+            spreads.update({(title, k): {"patched": (min(v), max(v))}
+                            for k, v in oot_samples.items()})
+            for oot, in_tree in OOT_COUNTERPARTS.items():
+                targets.append((f"{oot} / {in_tree}", 1.10,
+                                oot_samples[oot], oot_samples[in_tree]))
+        if "large" in parts:
+            runs = [("stock", "cpu"), ("patched", "cpu"), ("patched", OOT_DEVICE)]
+            large: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
+            for r in range(args.repeat):
+                # Rotate the order of the runs each round to cancel drift.
+                for side, device in runs[r % 3:] + runs[:r % 3]:
+                    py, pp = sides[side]
+                    cache = tempfile.mkdtemp(prefix="compile-bench-large-")
+                    try:
+                        row = _worker(py, pp, "large", cache, workdir,
+                                      ["--device", device, "--blocks", str(args.blocks)])
+                    finally:
+                        shutil.rmtree(cache, ignore_errors=True)
+                    (seconds,) = row.values()
+                    large[(side, device)].append(seconds)
+                    print(f"compile_bench: large graph run {r + 1}/{args.repeat} "
+                          f"{side} {device}: {seconds:.2f}s", flush=True)
+            title = (f"cold compile of {args.blocks} pointwise + reduction blocks "
+                     "(median, s)")
+            rows = {f"large graph on {device} (s)": {} for device in ("cpu", OOT_DEVICE)}
+            for (side, device), vals in large.items():
+                rows[f"large graph on {device} (s)"][side] = statistics.median(vals)
+                spreads.setdefault((title, f"large graph on {device} (s)"), {})[side] = (
+                    min(vals), max(vals))
+            tables.append((title, "s", rows))
+            targets.append(("large graph, cpu: patched / stock", 1.02,
+                            large[("patched", "cpu")], large[("stock", "cpu")]))
+            targets.append((f"large graph, patched: {OOT_DEVICE} / cpu", 1.05,
+                            large[("patched", OOT_DEVICE)], large[("patched", "cpu")]))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     def fmt(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.3f}" if v < 100 else f"{v:.1f}"
+
+    def fmt_spread(v: tuple[float, float] | None) -> str:
+        return "" if v is None else f"[{fmt(v[0])}-{fmt(v[1])}]"
 
     report: list[dict[str, Any]] = []
     width = max([len(m) for _, _, rows in tables for m in rows] + [20])
@@ -277,14 +539,29 @@ def main(argv: list[str] | None = None) -> int:
     for title, unit, rows in tables:
         print()
         print(f"== {title}")
-        print(f"{'metric':<{width}}  {'stock':>12}  {'patched':>12}  {'patched/stock':>13}")
+        print(f"{'metric':<{width}}  {'stock':>12} {'(min-max)':>19}  {'patched':>12} "
+              f"{'(min-max)':>19}  {'patched/stock':>13}")
         for metric, vals in rows.items():
             s, p = vals.get("stock"), vals.get("patched")
             ratio = p / s if s and p is not None else None
-            print(f"{metric:<{width}}  {fmt(s):>12}  {fmt(p):>12}  "
+            spread = spreads.get((title, metric), {})
+            print(f"{metric:<{width}}  {fmt(s):>12} {fmt_spread(spread.get('stock')):>19}  "
+                  f"{fmt(p):>12} {fmt_spread(spread.get('patched')):>19}  "
                   f"{('n/a' if ratio is None else f'{ratio:.3f}'):>13}")
             report.append({"table": title, "metric": metric, "unit": unit,
-                           "stock": s, "patched": p, "ratio": ratio})
+                           "stock": s, "patched": p, "ratio": ratio,
+                           "spread": spread})
+    if targets:
+        print()
+        print("== target ratios (median of per-round ratios [min-max]; target: at most)")
+        twidth = max(len(label) for label, *_ in targets)
+        for label, target, num, den in targets:
+            median, lo, hi = _ratio_spread(num, den)
+            verdict = "within" if median <= target else "ABOVE"
+            print(f"{label:<{twidth}}  {median:6.3f} [{lo:.3f}-{hi:.3f}]  "
+                  f"target {target:.2f}: {verdict}")
+            report.append({"table": "targets", "metric": label, "target": target,
+                           "ratio": median, "min": lo, "max": hi})
     total = time.perf_counter() - t_start
     print(f"\ncompile_bench: done in {total:.1f}s (repeat={args.repeat}, "
           f"import-repeat={args.import_repeat})")
