@@ -763,9 +763,7 @@ class EventVariable(VariableTracker):
         self.value = value
         self.user_object_index = user_object_index
         if event_type is None:
-            from ..trace_rules import _device_tables
-
-            if type(value) in _device_tables().event_classes:
+            if type(value) in trace_rules._device_tables().event_classes:
                 event_type = type(value)
         # The Event class of an out-of-tree device (None for others).
         self.event_type = event_type

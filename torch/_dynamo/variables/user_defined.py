@@ -1101,7 +1101,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker:
         from ..side_effects import SideEffects
-        from ..trace_rules import _device_tables
         from .builder import SourcelessBuilder, wrap_fx_proxy
         from .ctx_manager import (
             GenericContextWrappingVariable,
@@ -1262,9 +1261,8 @@ class UserDefinedClassVariable(UserDefinedVariable):
             len(args) + len(kwargs) == 1
             and kwargs.keys() <= {"device"}
             and (
-                device_context_type := _device_tables().device_context_classes.get(
-                    self.value
-                )
+                device_context_type := trace_rules._device_tables()
+                .device_context_classes.get(self.value)
             )
             is not None
         ):
