@@ -2460,7 +2460,7 @@ class _TorchCompileInductorWrapper:
             return
 
         from torch._inductor import config
-        from torch._inductor.codegen.common import get_compile_option_owner
+        from torch._inductor.codegen.common import _resolve_compile_option_owner
 
         current_config: dict[str, _Any] = config.get_config_copy()
 
@@ -2469,7 +2469,7 @@ class _TorchCompileInductorWrapper:
             owner_config, owner_key = config, attr_name
             if attr_name not in current_config:
                 # "<device>.<key>" options belong to the device's config module.
-                owner = get_compile_option_owner(attr_name)
+                owner = _resolve_compile_option_owner(attr_name)
                 if owner is None:
                     raise RuntimeError(
                         f"Unexpected optimization option {key}, known options are {list(current_config.keys())}"

@@ -776,6 +776,7 @@ class CompileOptionTests(TestCase):
         self.assertIsNone(get_compile_option_owner("max_autotune"))
         self.assertIsNone(get_compile_option_owner("cuda.anything"))
         self.assertIsNone(get_compile_option_owner("bogus.anything"))
+        self.assertIsNone(get_compile_option_owner(f"{DEVICE}.no_such_key"))
         owner, key = get_compile_option_owner(f"{DEVICE}.kernel-batch")
         self.assertIs(owner, extension_device_config)
         self.assertEqual(key, "kernel_batch")
@@ -794,6 +795,8 @@ class CompileOptionTests(TestCase):
 
     def test_device_without_config_module(self):
         register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        # As upstream: no owner, the caller falls back to Inductor's config.
+        self.assertIsNone(get_compile_option_owner(f"{DEVICE}.wrapper_banner"))
         with self.assertRaisesRegex(
             RuntimeError,
             rf"Unexpected optimization option {DEVICE}\.wrapper_banner: device '{DEVICE}' has "

@@ -145,10 +145,12 @@ class DerivedAnswersTest(TestCase):
         self.assertEqual(owner[1], "wrapper_banner")
         # A core Inductor option keeps its owner.
         self.assertIsNone(get_compile_option_owner("triton.cudagraphs"))
+        # An undeclared key has no owner; compiling with it names the known ones.
+        self.assertIsNone(get_compile_option_owner(f"{DEVICE}.no_such_option"))
         with self.assertRaisesRegex(
             RuntimeError, rf"known options of device '{DEVICE}' are .*wrapper_banner"
         ):
-            get_compile_option_owner(f"{DEVICE}.no_such_option")
+            torch.compile(torch.sin, options={f"{DEVICE}.no_such_option": 1})
         self.assertIs(inductor_config.triton.cudagraphs, False)
 
 

@@ -1037,18 +1037,30 @@ def _load_device_backend(device: str) -> bool:
 def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
     """
     Resolves the compile option `name` ("-" read as "_") of the form
-    "<device>.<key>" to the config module that owns it and the key in it:
-    the `device_custom_config` registered for `<device>` with
-    `register_backend_for_device`. Returns None for an option that is not
-    device-scoped: a core Inductor option (core names win, so
-    "triton.cudagraphs" stays Inductor's), a name whose prefix is not a
-    device type, or an in-tree device type without a config module (the
-    caller reports those as unknown options, as 2.13 does).
+    "<device>.<key>" to `(config module, key)`: the `device_custom_config`
+    registered for `<device>` with `register_backend_for_device`, and the key
+    in it. Returns None for every other name: a core Inductor option (core
+    names win, so "triton.cudagraphs" stays Inductor's), a name whose prefix
+    is not a device type, a device without a config module, or a key its
+    config module does not declare. Callers fall back to
+    `torch._inductor.config`, which reports an unknown option.
 
     Loads the backend of an out-of-tree `<device>` on demand (see
-    `init_backend_registration`). Raises `RuntimeError` naming the fix when
-    `<device>` has no config module, and listing the known keys when the
-    module has no `<key>`.
+    `init_backend_registration`).
+    """
+    return _resolve_compile_option_owner(name, strict=False)
+
+
+def _resolve_compile_option_owner(
+    name: str, *, strict: bool = True
+) -> tuple[ConfigModule, str] | None:
+    """
+    `get_compile_option_owner`, except that with `strict` a "<device>.<key>"
+    option of an out-of-tree device that the device does not declare raises a
+    `RuntimeError` naming the fix: how to declare a config module when the
+    device has none, and the known keys when the module has no `<key>`.
+    `torch.compile(options=...)` and `patch_compile_options` resolve strictly,
+    so that such an option fails with that guidance.
     """
     name = name.replace("-", "_")
     device, dot, key = name.partition(".")
@@ -1067,7 +1079,9 @@ def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
     from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 
     if owner is None and device in _BUILTIN_DEVICE_INIT_LIST:
-        # As in 2.13: the caller reports an unknown option.
+        # The caller reports an unknown option.
+        return None
+    if not strict and (owner is None or key not in owner._config):
         return None
     if owner is None:
         with_config = sorted(d for d, c in custom_backend_codegen_configs.items() if c)
@@ -1109,7 +1123,7 @@ def patch_compile_options(
     core: dict[str, Any] = {}
     owned: dict[ConfigModule, dict[str, Any]] = {}
     for name, value in config_patches.items():
-        found = get_compile_option_owner(name)
+        found = _resolve_compile_option_owner(name)
         if found is None:
             core[name] = value
             continue
