@@ -27,8 +27,7 @@ registry lock, calls the callbacks subscribed with
 derived from the registry (``GPU_TYPES``, ``get_gpu_type()``, ``has_triton()``,
 device property caches, ...) subscribes, so registering after
 ``torch._inductor`` was imported, or after a first compile, takes effect on the
-next compile.  Upstream (2.15) documents late registration as unsupported and
-invalidates a single cache.  Consumers query optional capabilities through
+next compile.  Consumers query optional capabilities through
 ``_safe_probe()``, which treats a broken out-of-tree interface as lacking the
 capability (and logs it once) instead of failing the compile.
 """
@@ -264,8 +263,7 @@ class DeviceInterface:
         device) may pick it.
 
         Default: False. A backend that never overrides it is treated like a
-        CPU-class device, which is what every out-of-tree device got in torch
-        2.13. Every in-tree interface states its value.
+        CPU-class device. Every in-tree interface states its value.
         """
         return False
 
@@ -290,7 +288,7 @@ class DeviceInterface:
         and switch devices around (`torch._inductor.utils.device_need_guard`).
 
         Default: True iff the interface overrides the `Stream` slot
-        (`cls.Stream is not DeviceInterface.Stream`, as upstream): overriding
+        (`cls.Stream is not DeviceInterface.Stream`): overriding
         `Stream` with a `torch.Stream` subclass is the stream-support contract.
         A backend may override this method to opt out (its `Stream` is a
         placeholder) or in (it reuses the base `Stream` but has streams).
@@ -331,9 +329,8 @@ class DeviceInterface:
 
         Default: None, meaning "no pinning": subprocesses see every device, and
         the pool uses `range(device_count())`. The in-tree GPU-class devices
-        (cuda, xpu, mtia, mps) return "CUDA_VISIBLE_DEVICES", the variable torch
-        2.13's pool used for whichever of them it ran on; cpu and tpu return
-        None.
+        (cuda, xpu, mtia, mps) return "CUDA_VISIBLE_DEVICES", the variable the
+        pool sets for whichever of them it runs on; cpu and tpu return None.
         """
         return None
 
@@ -458,14 +455,13 @@ class DeviceInterface:
     #: must not change during the process. Default: none; the device module's
     #: `is_available`, `device_count` and `get_device_properties` are folded
     #: anyway (see `torch._dynamo.trace_rules.register_device_trace_rules`).
-    #: Example (tested):
-    #: `dynamo_constant_fold_fns = (torch.extension_device._C.device_count,)`.
+    #: Example: `dynamo_constant_fold_fns = (torch.acc._C.device_count,)`.
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
     #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the value of a
     #: call without arguments and recompiles when it changes (like
     #: `torch.cuda.current_device`). Default: none; the device module's
     #: `current_device` and `is_initialized` are folded with guards anyway.
-    #: Example (tested): `(torch.extension_device._C.current_device,)`.
+    #: Example: `(torch.acc._C.current_device,)`.
     dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
 
 
@@ -555,7 +551,7 @@ class CudaInterface(DeviceInterface):
     is_bf16_supported = staticmethod(torch.cuda.is_bf16_supported)  # type: ignore[arg-type]
 
     # The torch.cuda entries of Dynamo's in-graph classes and constant-fold
-    # lists in torch 2.13.
+    # lists.
     dynamo_tensor_classes = (
         torch.cuda.FloatTensor,  # type: ignore[attr-defined]
         torch.cuda.DoubleTensor,  # type: ignore[attr-defined]
@@ -738,8 +734,8 @@ class MtiaInterface(DeviceInterface):
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
-        # every GPU-class device; kept so that MTIA behaves as before.
+        # The autotune subprocess pool pins every in-tree GPU-class device
+        # with CUDA_VISIBLE_DEVICES.
         return "CUDA_VISIBLE_DEVICES"
 
     @classmethod
@@ -747,7 +743,7 @@ class MtiaInterface(DeviceInterface):
         try:
             return super().get_multi_processor_count(device)
         except AttributeError:
-            # What torch 2.13's DeviceProperties.create assumed for MTIA.
+            # The count DeviceProperties.create assumes for MTIA.
             return 64
 
     # Can be mock patched by @patch decorator.
@@ -841,7 +837,7 @@ class XpuInterface(DeviceInterface):
     maybe_exchange_device = staticmethod(torch.xpu._maybe_exchange_device)  # type: ignore[arg-type, has-type]
     memory_allocated = staticmethod(torch.xpu.memory_allocated)
 
-    # The torch.xpu entries of Dynamo's constant-fold lists in torch 2.13.
+    # The torch.xpu entries of Dynamo's constant-fold lists.
     dynamo_constant_fold_fns = (
         torch.xpu.get_device_properties,
         torch.xpu.is_available,
@@ -878,8 +874,8 @@ class XpuInterface(DeviceInterface):
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
-        # every GPU-class device; kept so that XPU behaves as before.
+        # The autotune subprocess pool pins every in-tree GPU-class device
+        # with CUDA_VISIBLE_DEVICES.
         return "CUDA_VISIBLE_DEVICES"
 
     @classmethod
@@ -887,7 +883,7 @@ class XpuInterface(DeviceInterface):
         try:
             return super().get_multi_processor_count(device)
         except AttributeError:
-            # What torch 2.13's DeviceProperties.create used for XPU.
+            # The count DeviceProperties.create uses for XPU.
             return cls.get_device_properties(device).gpu_subslice_count
 
     # Can be mock patched by @patch decorator.
@@ -1058,8 +1054,8 @@ class MpsInterface(DeviceInterface):
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        # torch 2.13's autotune subprocess pool uses CUDA_VISIBLE_DEVICES for
-        # every GPU-class device; kept so that MPS behaves as before.
+        # The autotune subprocess pool pins every in-tree GPU-class device
+        # with CUDA_VISIBLE_DEVICES.
         return "CUDA_VISIBLE_DEVICES"
 
     @staticmethod
@@ -1284,8 +1280,7 @@ def register_interface_for_device(
 
     Registration may happen at any time, also after `torch._inductor` was
     imported or after a first compile: it notifies every cache derived from the
-    registry (upstream requires registering before `torch._inductor.utils` is
-    imported).
+    registry.
     """
     if isinstance(device, torch.device):
         device = device.type
@@ -1603,8 +1598,8 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
     """
     Returns the interface registered for `device` (a `torch.device`, a device
     type, or "<type>:<index>"). For an out-of-tree type, an index that has no
-    alias of its own resolves to its type, where upstream raises; built-in
-    names answer exactly as in 2.13 (their registered aliases only). The
+    alias of its own resolves to its type; built-in names resolve through
+    their registered aliases only. The
     PrivateUse1 device's interface is discovered lazily if it was not
     registered (see `_discover_privateuse1_interface`). Raises
     `NotImplementedError` for an unknown device.
@@ -1657,8 +1652,8 @@ def get_interface_for_device__PrivateUse1() -> Iterator[
 
 def init_device_reg() -> None:
     """
-    Registers the built-in interfaces as torch 2.13 does (cuda, xpu and mtia
-    with a "<type>:<index>" alias per device, then cpu, mps and tpu), notifies
+    Registers the built-in interfaces (cuda, xpu and mtia with a
+    "<type>:<index>" alias per device, then cpu, mps and tpu), notifies
     once, then runs PrivateUse1 discovery. Runs lazily on the first lookup.
     """
     _init_device_reg(lazy=False)
@@ -1710,7 +1705,7 @@ def _safe_probe(
 ) -> Any:
     """
     Returns `device_interface.<method>(*args, **kwargs)` for a capability query
-    that must not fail (SPEC: probes are total), or `default` when the answer
+    that must not fail (probes are total), or `default` when the answer
     is absent or broken.
 
     A `NotImplementedError` from `DeviceInterface`'s own default means "absent"
@@ -1718,8 +1713,6 @@ def _safe_probe(
     attribute) means "broken": logged once per (interface, method). When
     `default` is a bool the method is a predicate; an answer that is not a
     bool or an int is broken too, and an int answer is returned as a bool.
-    Upstream lets such errors propagate from some consumers and swallows them
-    in others.
     """
     try:
         result = getattr(device_interface, method)(*args, **kwargs)

@@ -398,7 +398,7 @@ class TritonUnavailableError(RuntimeError):
 
     Raised by ``DeviceInterface.raise_if_triton_unavailable()``; the message says
     what is missing and how to fix it.  It subclasses ``RuntimeError`` so that
-    callers written against the 2.13 contract ("raises a ``RuntimeError``") keep
+    callers written against the ``RuntimeError`` contract keep
     working, and callers that probe for Triton also treat a plain
     ``RuntimeError`` from an out-of-tree interface as "unavailable".
     """

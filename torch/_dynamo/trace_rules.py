@@ -3182,7 +3182,7 @@ def _out_of_tree_devices_possible() -> bool:
     """Whether an out-of-tree device may be registered: the PrivateUse1 backend
     was renamed, or an interface is registered for a type that is not built in.
     If not, the tables are derived without initialising the device registry,
-    which a compile that calls no torch function does not do in torch 2.13."""
+    so that a compile that calls no torch function does not initialise it."""
     from . import device_interface
 
     if torch._C._get_privateuse1_backend_name() != "privateuseone":

@@ -78,7 +78,7 @@ def get_visible_devices_env_var(gpu_type: str | None = None) -> str | None:
     The environment variable that restricts which devices of type ``gpu_type``
     (default: ``get_gpu_type()``) a process sees, from the device's
     ``DeviceInterface.visible_devices_env()``: ``"CUDA_VISIBLE_DEVICES"`` for
-    cuda (and, as in torch 2.13, for the other in-tree GPU types).  None means
+    cuda and the other in-tree GPU types.  None means
     the device has no such variable: autotune subprocesses are not pinned and
     the pool uses every device.  A probe: never raises; a hook that raises or
     returns anything but None or a non-empty str warns once and counts as None.

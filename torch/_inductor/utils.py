@@ -2050,8 +2050,8 @@ def is_nvidia_sm100_or_later() -> bool:
 def get_num_sms() -> int:
     """Handle experimental carveout if set otherwise return hardware SM count"""
     # TODO we need to properly guard on this global
-    # The SM carveout is a CUDA setting: xpu (as in 2.13) and out-of-tree
-    # GPU types subtract none.
+    # The SM carveout is a CUDA setting: xpu and out-of-tree GPU types
+    # subtract none.
     if torch.xpu.is_available() or get_gpu_type() not in _BUILTIN_GPU_TYPES:
         return get_max_num_sms()
     carveout = torch._C._get_sm_carveout_experimental()

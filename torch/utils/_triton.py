@@ -220,11 +220,10 @@ def has_triton(*, include_cpu: bool = True) -> bool:
     so out-of-tree backends count): a type qualifies when its interface says
     ``is_available()`` and ``is_triton_capable()``, and
     ``raise_if_triton_unavailable()`` does not raise (``TritonUnavailableError``,
-    or the plain ``RuntimeError`` of interfaces written for torch 2.13, means
+    or a plain ``RuntimeError`` from interfaces that predate it, means
     "not available").  An interface that fails otherwise counts as not capable
     and is logged once; this probe never raises.  ``include_cpu=False`` leaves
-    the cpu Triton backend out.  The default keeps the torch 2.13 answer (cpu
-    included); upstream 2.15 excludes cpu by default.
+    the cpu Triton backend out; by default it counts.
 
     Cached; registering a device interface clears the cache.
     """
@@ -262,8 +261,8 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
         ):
             continue
         if device in _BUILTIN_DEVICE_INIT_LIST and device != "cpu":
-            # As in 2.13: an in-tree GPU type needs availability and
-            # capability only; the Triton-backend check is cpu's and
+            # An in-tree GPU type needs availability and capability
+            # only; the Triton-backend check is cpu's and
             # out-of-tree devices'.
             return True
         try:

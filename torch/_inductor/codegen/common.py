@@ -810,7 +810,7 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
     example from its `torch.backends` autoload hook). A loader registered this
     way takes precedence over the discovered ones: the `torch_inductor_backends`
     entry point named `device`, then the device module's
-    `torch.<device>._inductor_backend_init()` hook, then its 2.13-style
+    `torch.<device>._inductor_backend_init()` hook, then its
     `Scheduling`/`PythonWrapperCodegen`/`CppWrapperCodegen` attributes.
 
     Every kind of loader follows one rule. Once a backend is registered for
@@ -948,7 +948,8 @@ def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] |
     The loader table: the loader of `device` and where it comes from, in order
     of precedence: register_device_backend_loader(), the
     `torch_inductor_backends` entry point, the `_inductor_backend_init()` hook
-    of the PrivateUse1 device module, then that module's 2.13 attributes.
+    of the PrivateUse1 device module, then that module's `Scheduling`/...
+    attributes.
     Raises `RuntimeError` (see `_backend_load_error`) for a loader that is
     ambiguous, cannot be imported or read, or is not callable.
     """
@@ -1268,7 +1269,7 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
         from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 
         if device in _BUILTIN_DEVICE_INIT_LIST:
-            # As in 2.13 (meta has none).
+            # An in-tree type without overrides (meta) raises the bare KeyError.
             raise KeyError(device)
         # A KeyError, as the dict lookup this replaces raised.
         raise KeyError(
