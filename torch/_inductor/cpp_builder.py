@@ -2160,15 +2160,7 @@ def _out_of_tree_cpp_optimization_flags(
     )
     if flags is None:
         return cflags, ldflags
-    if not (
-        isinstance(flags, (tuple, list))
-        and len(flags) == 2
-        and all(
-            isinstance(entries, (list, tuple))
-            and all(isinstance(entry, str) for entry in entries)
-            for entries in flags
-        )
-    ):
+    if not _is_lists_of_str(flags, 2):
         raise TypeError(
             f"C++ optimization flags for '{device_type}' from "
             f"{getattr(interface, '__qualname__', interface)}"
@@ -2178,18 +2170,23 @@ def _out_of_tree_cpp_optimization_flags(
     return list(flags[0]), list(flags[1])
 
 
-def _validate_cpp_device_options(
-    device_type: str, source: Any, options: Any
-) -> _CppDeviceOptions:
-    if not (
-        isinstance(options, (tuple, list))
-        and len(options) == len(_CPP_DEVICE_OPTION_FIELDS)
+def _is_lists_of_str(value: Any, length: int) -> bool:
+    """Whether `value` is a tuple or list of `length` lists (or tuples) of str."""
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) == length
         and all(
             isinstance(entries, (list, tuple))
             and all(isinstance(entry, str) for entry in entries)
-            for entries in options
+            for entries in value
         )
-    ):
+    )
+
+
+def _validate_cpp_device_options(
+    device_type: str, source: Any, options: Any
+) -> _CppDeviceOptions:
+    if not _is_lists_of_str(options, len(_CPP_DEVICE_OPTION_FIELDS)):
         raise TypeError(
             f"C++ device options for '{device_type}' from "
             f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
