@@ -1606,7 +1606,9 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
     """
     if isinstance(device, torch.device):
         device = device.type
-    _lazy_init_device_reg()
+    if not _device_initialized:
+        # Inlined _lazy_init_device_reg(): this lookup is on hot paths.
+        _init_device_reg(lazy=True)
     if device in device_interfaces:
         return device_interfaces[device]
     device_type = _device_type(device) if isinstance(device, str) else device
