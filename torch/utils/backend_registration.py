@@ -161,6 +161,10 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     your ``DeviceOpOverrides.kernel_call_guard(kernel_name)`` return an expression of it (e.g.
     ``"torch.foo.memory_guard()"``): Inductor's Python wrapper runs each generated kernel call
     inside ``with <expression>:``.
+    Your ``DeviceInterface`` may also name the Triton backend that compiles its kernels
+    (``triton_backend_name()``), declare host-side TMA support (``supports_tma()``) and adjust
+    the optimization flags of its C++ builds (``get_cpp_optimization_flags()``); each
+    defaults to what an unregistered device gets.
 
     Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
     BackendModule API's like their ``torch.cuda`` counterparts, when present:
