@@ -3147,8 +3147,7 @@ _DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = {
 
 @dataclasses.dataclass(frozen=True)
 class _DeviceTables:
-    """What Dynamo derives from the device registry and the device trace rules
-    (the "six tables" of the Dynamo side of the device registry)."""
+    """What Dynamo derives from the device registry and the device trace rules."""
 
     # Rules of out-of-tree runtime functions that have no rule in
     # get_torch_obj_rule_map().
@@ -3353,6 +3352,8 @@ def _device_tables() -> _DeviceTables:
 
 
 def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
+    """Derives the tables _device_tables() returns while the PrivateUse1
+    backend is named `privateuse1_name`."""
     from .device_interface import device_interfaces, get_registered_device_interfaces
 
     if _out_of_tree_devices_possible():
@@ -3363,14 +3364,59 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
         out_of_tree = []
     global _interfaceless_runtime
     _interfaceless_runtime = _runtime_without_interface(privateuse1_name)
+
+    constant_fold, constant_fold_need_guards, tensor_classes = (
+        _registered_interface_slots(registered)
+    )
+    static_rules = get_torch_obj_rule_map()
+    handled: dict[str, dict[Callable[..., Any], str]] = {
+        attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
+    }
+    classes: dict[str, dict[type, str]] = {table: {} for table in _DEVICE_CLASS_TABLES}
+    kinds: dict[Any, str] = {}
+    for name, device_interface, module in out_of_tree:
+        kinds.update(
+            _device_rule_kinds(name, device_interface, module, static_rules, handled)
+        )
+        for table, cls in _device_classes(device_interface, module):
+            classes[table].setdefault(cls, name)
+    _add_trace_rules_of_all_devices(kinds, static_rules)
+
+    rule_map: dict[Any, type[VariableTracker]] = {}
+    for fn, kind in kinds.items():
+        if fn in static_rules:
+            continue
+        rule_map[fn] = _DEVICE_RULE_KINDS[kind]
+        if kind == "constant_fold_need_guards":
+            constant_fold_need_guards[fn] = None
+        if kind.startswith("constant_fold"):
+            constant_fold[fn] = None
+    return _DeviceTables(
+        rule_map=rule_map,
+        constant_fold=constant_fold,
+        constant_fold_need_guards=constant_fold_need_guards,
+        handled=handled,
+        tensor_classes=tensor_classes,
+        **classes,
+        constant_types=_device_properties_types(out_of_tree),
+    )
+
+
+def _registered_interface_slots(
+    registered: list[tuple[str, Any]],
+) -> tuple[
+    dict[Callable[..., Any], None], dict[Callable[..., Any], None], dict[type, None]
+]:
+    """The constant-fold functions (all of them, and those that need guards)
+    of the built-in interfaces among `registered`, and the
+    `dynamo_tensor_classes` of all of them. The constant-fold functions of
+    out-of-tree interfaces are classified with their device's rules
+    (see _device_rule_kinds())."""
     from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_type
 
     constant_fold: dict[Callable[..., Any], None] = {}
     constant_fold_need_guards: dict[Callable[..., Any], None] = {}
     tensor_classes: dict[type, None] = {}
-    # The slots of every registered interface (cuda and xpu carry entries of the
-    # lists in variables/torch.py and user_defined.py); the constant-fold
-    # functions of out-of-tree interfaces are classified with their rules below.
     for name, device_interface in registered:
         if _device_type(name) in _BUILTIN_DEVICE_INIT_LIST:
             for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
@@ -3380,56 +3426,81 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                         constant_fold_need_guards[fn] = None
         for cls in _interface_slot(device_interface, "dynamo_tensor_classes"):
             tensor_classes[cls] = None
+    return constant_fold, constant_fold_need_guards, tensor_classes
 
-    static_rules = get_torch_obj_rule_map()
-    handled: dict[str, dict[Callable[..., Any], str]] = {
-        attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
-    }
-    stream_classes: dict[type, str] = {}
-    event_classes: dict[type, str] = {}
-    stream_context_classes: dict[type, str] = {}
-    autocast_classes: dict[type, str] = {}
-    device_context_classes: dict[type, str] = {}
-    kinds: dict[Any, str] = {}
-    for name, device_interface, module in out_of_tree:
-        device_kinds: dict[Any, str] = {}
-        if module is not None:
-            for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
-                for attr in attrs:
-                    fn = _device_runtime_function(module, attr)
-                    if fn is not None:
-                        device_kinds[fn] = kind
-        for attr, from_module in _DEVICE_HANDLED_FUNCTIONS.items():
-            owners = (device_interface, module) if from_module else (device_interface,)
-            for owner in owners:
-                fn = _device_runtime_function(owner, attr)
-                if fn is not None and fn not in static_rules:
-                    handled[attr].setdefault(fn, name)
-                    device_kinds[fn] = "in_graph"
-        for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
-            for fn in _interface_slot(device_interface, slot):
-                device_kinds[fn] = kind
-        explicit_rules = _device_trace_rules.get(name, {})
-        device_kinds.update(explicit_rules)
-        kinds.update(device_kinds)
 
-        stream_cls = getattr(device_interface, "Stream", None)
-        if _strict_subclass(stream_cls, torch.Stream):
-            stream_classes.setdefault(stream_cls, name)
-        event_cls = getattr(device_interface, "Event", None)
-        if _strict_subclass(event_cls, torch.Event):
-            event_classes.setdefault(event_cls, name)
-        stream_context_cls = getattr(module, "StreamContext", None)
-        if isinstance(stream_context_cls, type):
-            stream_context_classes.setdefault(stream_context_cls, name)
-        autocast_cls = getattr(getattr(module, "amp", None), "autocast", None)
-        if _strict_subclass(autocast_cls, torch.amp.autocast_mode.autocast):
-            autocast_classes.setdefault(autocast_cls, name)
-        for owner in (device_interface, module):
-            device_cls = getattr(owner, "device", None)
-            if isinstance(device_cls, type) and hasattr(device_cls, "__enter__"):
-                device_context_classes.setdefault(device_cls, name)
-    # Rules registered for a device type that is not registered (yet) apply too.
+def _device_rule_kinds(
+    name: str,
+    device_interface: Any,
+    module: Any,
+    static_rules: dict[Any, type[VariableTracker]],
+    handled: dict[str, dict[Callable[..., Any], str]],
+) -> dict[Any, str]:
+    """The rule kind of each runtime function of the out-of-tree device
+    `name`, in increasing precedence: the device module defaults, the
+    functions Dynamo handles (also recorded in `handled`, unless they have a
+    built-in rule), the interface's constant-fold slots, the device's
+    registered trace rules."""
+    device_kinds: dict[Any, str] = {}
+    if module is not None:
+        for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
+            for attr in attrs:
+                fn = _device_runtime_function(module, attr)
+                if fn is not None:
+                    device_kinds[fn] = kind
+    for attr, from_module in _DEVICE_HANDLED_FUNCTIONS.items():
+        owners = (device_interface, module) if from_module else (device_interface,)
+        for owner in owners:
+            fn = _device_runtime_function(owner, attr)
+            if fn is not None and fn not in static_rules:
+                handled[attr].setdefault(fn, name)
+                device_kinds[fn] = "in_graph"
+    for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
+        for fn in _interface_slot(device_interface, slot):
+            device_kinds[fn] = kind
+    device_kinds.update(_device_trace_rules.get(name, {}))
+    return device_kinds
+
+
+# The _DeviceTables fields that map classes of out-of-tree devices to their
+# device type, as _device_classes() yields them.
+_DEVICE_CLASS_TABLES = (
+    "stream_classes",
+    "event_classes",
+    "stream_context_classes",
+    "autocast_classes",
+    "device_context_classes",
+)
+
+
+def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, type]]:
+    """(table, class) for each class of an out-of-tree device that Dynamo maps
+    to the device: see the class tables of _DeviceTables."""
+    stream_cls = getattr(device_interface, "Stream", None)
+    if _strict_subclass(stream_cls, torch.Stream):
+        yield "stream_classes", stream_cls
+    event_cls = getattr(device_interface, "Event", None)
+    if _strict_subclass(event_cls, torch.Event):
+        yield "event_classes", event_cls
+    stream_context_cls = getattr(module, "StreamContext", None)
+    if isinstance(stream_context_cls, type):
+        yield "stream_context_classes", stream_context_cls
+    autocast_cls = getattr(getattr(module, "amp", None), "autocast", None)
+    if _strict_subclass(autocast_cls, torch.amp.autocast_mode.autocast):
+        yield "autocast_classes", autocast_cls
+    for owner in (device_interface, module):
+        device_cls = getattr(owner, "device", None)
+        if isinstance(device_cls, type) and hasattr(device_cls, "__enter__"):
+            yield "device_context_classes", device_cls
+
+
+def _add_trace_rules_of_all_devices(
+    kinds: dict[Any, str], static_rules: dict[Any, type[VariableTracker]]
+) -> None:
+    """Adds the registered trace rules of every device type to `kinds`, those
+    of a device type that is not registered (yet) included, without
+    overriding a kind already there; a rule given for a torch function is
+    ignored with one warning (the function keeps its built-in rule)."""
     for name, rules in list(_device_trace_rules.items()):
         for fn, kind in rules.items():
             kinds.setdefault(fn, kind)
@@ -3444,29 +3515,6 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                     name,
                     static_rules[fn].__name__,
                 )
-
-    rule_map: dict[Any, type[VariableTracker]] = {}
-    for fn, kind in kinds.items():
-        if fn in static_rules:
-            continue
-        rule_map[fn] = _DEVICE_RULE_KINDS[kind]
-        if kind == "constant_fold_need_guards":
-            constant_fold_need_guards[fn] = None
-        if kind.startswith("constant_fold"):
-            constant_fold[fn] = None
-    return _DeviceTables(
-        rule_map,
-        constant_fold,
-        constant_fold_need_guards,
-        handled,
-        tensor_classes,
-        stream_classes,
-        event_classes,
-        stream_context_classes,
-        autocast_classes,
-        device_context_classes,
-        _device_properties_types(out_of_tree),
-    )
 
 
 def _device_properties_types(
