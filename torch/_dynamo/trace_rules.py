@@ -3595,17 +3595,39 @@ def register_device_trace_rules(
     device type that is not a str or `torch.device` or a rule entry that is
     not a hashable callable; nothing is registered then.
 
-    Example (from test/dynamo/test_privateuse1_tracing.py): the fake device's
-    C-bound `device_count`, otherwise skipped, is folded, and its Python
-    `get_device_capability`, otherwise inlined, is never traced::
+    Example: fold a C-bound `device_count`, otherwise skipped, and never trace
+    a Python `get_device_capability`, otherwise inlined::
 
         register_device_trace_rules(
-            "extension_device",
-            constant_fold=[torch.extension_device._C.device_count],
-            skip=[torch.extension_device.get_device_capability],
+            "foo",
+            constant_fold=[torch.foo._C.device_count],
+            skip=[torch.foo.get_device_capability],
         )
     """
-    from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_registry_lock
+    from .device_interface import _device_registry_lock
+
+    device_type = _trace_rules_device_type(device_type)
+    new_rules = _trace_rules_by_function(
+        device_type,
+        {
+            "in_graph": in_graph,
+            "skip": skip,
+            "constant_fold": constant_fold,
+            "constant_fold_need_guards": constant_fold_need_guards,
+        },
+    )
+    with _device_registry_lock:
+        _device_trace_rules[device_type] = {
+            **_device_trace_rules.get(device_type, {}),
+            **new_rules,
+        }
+    _on_device_registry_change()
+
+
+def _trace_rules_device_type(device_type: str | torch.device) -> str:
+    """The out-of-tree device type that register_device_trace_rules() is
+    called for; raises for a built-in type or one that is not a device type."""
+    from .device_interface import _BUILTIN_DEVICE_INIT_LIST
 
     if isinstance(device_type, torch.device):
         device_type = device_type.type
@@ -3622,13 +3644,17 @@ def register_device_trace_rules(
             "(torch._dynamo.trace_rules.manual_torch_name_rule_map); it applies to "
             "out-of-tree devices only"
         )
+    return device_type
+
+
+def _trace_rules_by_function(
+    device_type: str, groups: dict[str, Iterable[Callable[..., Any]]]
+) -> dict[Callable[..., Any], str]:
+    """{function: rule kind} of the functions given to
+    register_device_trace_rules() by kind, each unwrapped as Dynamo looks it
+    up; raises for an entry that is not a hashable callable or a function
+    given more than one kind."""
     new_rules: dict[Callable[..., Any], str] = {}
-    groups = {
-        "in_graph": in_graph,
-        "skip": skip,
-        "constant_fold": constant_fold,
-        "constant_fold_need_guards": constant_fold_need_guards,
-    }
     for kind, fns in groups.items():
         for fn in fns:
             if not callable(fn) or not hashable(fn):
@@ -3646,12 +3672,7 @@ def register_device_trace_rules(
                     "rule"
                 )
             new_rules[fn] = kind
-    with _device_registry_lock:
-        _device_trace_rules[device_type] = {
-            **_device_trace_rules.get(device_type, {}),
-            **new_rules,
-        }
-    _on_device_registry_change()
+    return new_rules
 
 
 def _load_obj_from_str(fully_qualified_name: str) -> Any:
