@@ -120,67 +120,41 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (2) ``current_device() -> int``
         Returns the index of a currently selected device.
 
-    Note(torch.compile): to make your device known to Dynamo and Inductor without importing
-    ``torch._dynamo`` when your package is imported, BackendModule may have the following API:
+    Note(torch.compile): to make "foo" known to Dynamo and Inductor without importing them
+    when your package is imported, BackendModule may have the following API's:
 
     (1) ``get_device_interface() -> type[torch._dynamo.device_interface.DeviceInterface]``
-        Returns the device runtime interface of "foo"; called lazily, the first time Dynamo or
-        Inductor looks "foo" up. An interface without ``device_count()`` is registered for
-        "foo" alone (``"foo:<i>"`` resolves to it).
+        Returns the device interface of "foo"; called the first time Dynamo or Inductor
+        looks "foo" up without a registered one. Without this hook, the ``DeviceInterface``
+        of a module ``torch_foo._dynamo.device_interface`` is used, if any.
 
-    Alternatively, ship a module ``torch_foo._dynamo.device_interface`` whose attribute
-    ``DeviceInterface`` is the interface class (it need not inherit from any torch class).
-    An explicit ``torch._dynamo.device_interface.register_interface_for_device_PrivateUse1()``
-    takes precedence over the hook, and the hook over the module. When neither finds one, a
-    compile runs your Inductor loader (below), which may register the interface, before
-    Dynamo traces.
+    (2) ``_inductor_backend_init() -> None``
+        Registers the Inductor backend of "foo" (and the interface and
+        ``DeviceOperatorPolicy``, if any); called by the first compile that needs "foo",
+        unless ``torch._inductor.codegen.common.register_device_backend_loader("foo", ...)``
+        or an entry point ``foo`` of the ``torch_inductor_backends`` group gives a loader.
+        A loader must be idempotent; one that raises fails the compile.
 
-    Note(Inductor): to let ``torch.compile`` load your Inductor backend only when a compile
-    first needs "foo" (so that importing your package does not import Inductor), provide one of,
-    in this order of precedence after an explicit
-    ``torch._inductor.codegen.common.register_device_backend_loader("foo", loader)``:
+    (3) ``Scheduling``, ``PythonWrapperCodegen``, ``CppWrapperCodegen``, ``WrapperFxCodegen``
+        Registered as the Inductor backend of "foo" when no loader is found (the last is
+        optional).
 
-    (1) an entry point named ``foo`` in the ``torch_inductor_backends`` group of your
-        distribution, whose value is a callable taking no arguments that registers the backend;
-    (2) ``_inductor_backend_init() -> None`` on BackendModule, doing the same;
-    (3) the attributes ``Scheduling``, ``PythonWrapperCodegen`` and ``CppWrapperCodegen``
-        (and optionally ``WrapperFxCodegen``) on BackendModule, registered as they are.
+    (4) ``StreamContext``, ``device`` and ``amp.autocast``
+        Once "foo" has a device interface, Dynamo traces these like their ``torch.cuda``
+        counterparts: ``stream(s)`` returns a ``StreamContext`` with a ``stream``
+        attribute; ``device(device | int | None)`` is traced as ``set_device`` on entry
+        and exit; ``amp.autocast(enabled, dtype, cache_enabled)`` subclasses
+        ``torch.autocast``. So are ``is_available``, ``device_count`` and
+        ``get_device_properties`` (constant-folded; the properties must be immutable),
+        ``current_device`` and ``is_initialized`` (folded with a guard),
+        ``current_stream``, ``synchronize``, ``set_device`` and typed tensor classes
+        (``FloatTensor``, ...). RNG state functions are never traced; other functions
+        get their rules from ``torch._dynamo.trace_rules.register_device_trace_rules``.
 
-    A registered backend is kept. A loader that registers nothing is reported with one warning
-    and runs again in the next compile that needs "foo"; one that raises fails that compile
-    with a ``RuntimeError`` naming "foo" and the loader, chained to the loader's error. It may
-    run in two threads at once, so it must be idempotent. Register your ``DeviceOperatorPolicy``
-    (``torch._inductor.device_operator_policy``), if any, in the same loader: a compile loads
-    it before resolving the policy, in the compiling process and in a compile subprocess.
-    The policy also holds your device's defaults for core Inductor options
-    (``config_defaults``), its custom graph passes (``custom_passes``), fake
-    implementations of ops for its tensors (``fake_overrides``), ops that need
-    realized inputs (``realized_input_ops``) and device state for the cache keys
-    (``cache_key_fields``).
-    If kernels generated for "foo" may only touch device memory inside a guard of yours, have
-    your ``DeviceOpOverrides.kernel_call_guard(kernel_name)`` return an expression of it (e.g.
-    ``"torch.foo.memory_guard()"``): Inductor's Python wrapper runs each generated kernel call
-    inside ``with <expression>:``.
-    Your ``DeviceInterface`` may also name the Triton backend that compiles its kernels
-    (``triton_backend_name()``), declare host-side TMA support (``supports_tma()``) and adjust
-    the optimization flags of its C++ builds (``get_cpp_optimization_flags()``); each
-    defaults to what an unregistered device gets.
-
-    Note(Dynamo): once "foo" has a device interface, ``torch.compile`` traces these
-    BackendModule API's like their ``torch.cuda`` counterparts, when present:
-    ``is_available``, ``device_count`` and ``get_device_properties`` are constant-folded
-    (the properties object must be immutable); ``current_device`` and ``is_initialized``
-    are constant-folded with a guard; ``current_stream``, ``synchronize``, ``stream``
-    (returning a context manager of class ``StreamContext``, with a ``stream`` attribute),
-    ``set_device`` and the context manager class ``device`` (taking a device, an index or
-    ``None``; traced as ``set_device`` on entry and exit, its own methods are not run) are
-    traced into the graph; ``get_rng_state``, ``set_rng_state``,
-    ``manual_seed``, ``seed``, ``initial_seed`` (and their ``_all`` variants) are never traced;
-    ``amp.autocast(enabled, dtype, cache_enabled)``, a subclass of ``torch.autocast``, is
-    traced like ``torch.autocast("foo")``. Typed tensor classes named like torch's
-    (``FloatTensor``, ``LongTensor``, ...) are kept in the graph like
-    ``torch.cuda.FloatTensor``. Other functions get their rules from
-    ``torch._dynamo.trace_rules.register_device_trace_rules("foo", ...)``.
+    ``DeviceInterface``, ``DeviceOpOverrides`` and ``DeviceOperatorPolicy`` document the
+    device's other hooks (e.g. ``triton_backend_name()``, ``supports_tma()``,
+    ``get_cpp_optimization_flags()``, ``kernel_call_guard()``, ``config_defaults``,
+    ``custom_passes``, ``fake_overrides``, ``realized_input_ops``, ``cache_key_fields``).
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
