@@ -2195,6 +2195,33 @@ def _validate_cpp_device_options(
     return tuple(list(entries) for entries in options)  # type: ignore[return-value]
 
 
+def _declared_cpp_device_options(
+    device_type: str, aot_mode: bool, compile_only: bool
+) -> tuple[_CppDeviceOptions | None, _CppDeviceOptions | None]:
+    """
+    ``(own, added)``: the C++ build options ``device_type`` declares, as its
+    complete options or as options added to those every device gets (see
+    ``_out_of_tree_cpp_device_options``); at most one is not None, and both
+    are None for a built-in device type.
+    """
+    if device_type in _BUILTIN_DEVICE_INIT_LIST:
+        return None, None
+    declared = _out_of_tree_cpp_device_options(
+        _normalize_device_type(device_type), aot_mode, compile_only
+    )
+    if declared is None:
+        return None, None
+    options, complete = declared
+    return (options, None) if complete else (None, options)
+
+
+def _add_cpp_device_options(added: _CppDeviceOptions, *option_lists: list[str]) -> None:
+    """Appends each entry of ``added`` to the option list at its position
+    (definitions, include_dirs, ...) unless the list has it already."""
+    for common, extra in zip(option_lists, added):
+        common.extend(entry for entry in extra if entry not in common)
+
+
 def _validate_cpp_stdlib(cpp_stdlib: str) -> None:
     if cpp_stdlib == "libstdc++":
         return
@@ -2221,22 +2248,17 @@ def get_cpp_torch_device_options(
     3. MISC
     4. Return the build args
 
-    For a device type that is not built in, options from a
-    ``register_cpp_device_options`` callback or from
-    ``DeviceInterface.get_cpp_device_options`` are returned as they are: they
-    are the device's options. Options from
-    ``DeviceOpOverrides.get_cpp_torch_device_options`` are added to the ones
-    every device gets. ``cpp_stdlib`` names the C++ standard library;
-    only ``"libstdc++"`` is supported.
+    For an out-of-tree device, options from ``register_cpp_device_options`` or
+    ``DeviceInterface.get_cpp_device_options`` are returned as they are, and
+    those from ``DeviceOpOverrides.get_cpp_torch_device_options`` are added to
+    these. Only ``cpp_stdlib="libstdc++"`` is supported.
     """
     _validate_cpp_stdlib(cpp_stdlib)
-    device_options = None
-    if device_type not in _BUILTIN_DEVICE_INIT_LIST:
-        device_options = _out_of_tree_cpp_device_options(
-            _normalize_device_type(device_type), aot_mode, compile_only
-        )
-        if device_options is not None and device_options[1]:
-            return device_options[0]
+    own_options, added_options = _declared_cpp_device_options(
+        device_type, aot_mode, compile_only
+    )
+    if own_options is not None:
+        return own_options
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -2308,20 +2330,17 @@ def get_cpp_torch_device_options(
     if device_type == "mps":
         definitions.append(" USE_MPS")
 
-    if device_options is not None:
-        for common, extra in zip(
-            (
-                definitions,
-                include_dirs,
-                cflags,
-                ldflags,
-                libraries_dirs,
-                libraries,
-                passthrough_args,
-            ),
-            device_options[0],
-        ):
-            common.extend(entry for entry in extra if entry not in common)
+    if added_options is not None:
+        _add_cpp_device_options(
+            added_options,
+            definitions,
+            include_dirs,
+            cflags,
+            ldflags,
+            libraries_dirs,
+            libraries,
+            passthrough_args,
+        )
 
     if config.is_fbcode():
         include_dirs.append(build_paths.sdk_include)
