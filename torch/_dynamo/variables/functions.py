@@ -2260,6 +2260,40 @@ class SkipFunctionVariable(VariableTracker):
             install_guard(source.make_guard(GuardBuilder.CLOSURE_MATCH))
         return cls(value, source=source)
 
+    def _reject_runtime_of_device_without_interface(
+        self, tx: "InstructionTranslatorBase", module_name: str, qualname: str
+    ) -> None:
+        """Graph-breaks, naming the ways to register the device's interface,
+        if the skipped function belongs to the runtime of the renamed
+        PrivateUse1 device while that device has no interface."""
+        from ..trace_rules import _device_without_interface, get_skip_reason
+
+        device = _device_without_interface(tx, self.value)
+        if device is None:
+            return
+        unimplemented(
+            gb_type="Attempted to call function marked as skipped",
+            context=f"module: {module_name}, qualname: {qualname}, "
+            f"skip reason: {self.reason or get_skip_reason(self.value)}",
+            explanation=f"`{module_name}.{qualname}` belongs to the runtime "
+            f"of the out-of-tree device '{device}', which has no "
+            "DeviceInterface that Dynamo can find, so Dynamo has no rule "
+            "for tracing it.",
+            hints=[
+                "Register the device's DeviceInterface with "
+                "torch._dynamo.device_interface."
+                "register_interface_for_device_PrivateUse1(), or make it "
+                f"discoverable: a torch.{device}.get_device_interface() "
+                f"hook, a torch_{device}._dynamo.device_interface module, "
+                "or an Inductor backend loader that registers it "
+                f"(register_device_backend_loader('{device}', loader), a "
+                f"'torch_inductor_backends' entry point named '{device}', "
+                f"or torch.{device}._inductor_backend_init()). Dynamo then "
+                f"traces the runtime functions of torch.{device} like "
+                "those of torch.cuda.",
+            ],
+        )
+
     def call_function(
         self,
         tx: "InstructionTranslatorBase",
@@ -2372,34 +2406,9 @@ class SkipFunctionVariable(VariableTracker):
             qualname = getattr(self.value, "__qualname__", "<unknown qualname>")
             module_or = getattr(self.value, "__module__", None)
             module_name = "<unknown module>" if module_or is None else str(module_or)
-            from ..trace_rules import _device_without_interface
-
-            device = _device_without_interface(tx, self.value)
-            if device is not None:
-                from ..trace_rules import get_skip_reason
-
-                unimplemented(
-                    gb_type="Attempted to call function marked as skipped",
-                    context=f"module: {module_name}, qualname: {qualname}, "
-                    f"skip reason: {self.reason or get_skip_reason(self.value)}",
-                    explanation=f"`{module_name}.{qualname}` belongs to the runtime "
-                    f"of the out-of-tree device '{device}', which has no "
-                    "DeviceInterface that Dynamo can find, so Dynamo has no rule "
-                    "for tracing it.",
-                    hints=[
-                        "Register the device's DeviceInterface with "
-                        "torch._dynamo.device_interface."
-                        "register_interface_for_device_PrivateUse1(), or make it "
-                        f"discoverable: a torch.{device}.get_device_interface() "
-                        f"hook, a torch_{device}._dynamo.device_interface module, "
-                        "or an Inductor backend loader that registers it "
-                        f"(register_device_backend_loader('{device}', loader), a "
-                        f"'torch_inductor_backends' entry point named '{device}', "
-                        f"or torch.{device}._inductor_backend_init()). Dynamo then "
-                        f"traces the runtime functions of torch.{device} like "
-                        "those of torch.cuda.",
-                    ],
-                )
+            self._reject_runtime_of_device_without_interface(
+                tx, module_name, qualname
+            )
             try:
                 path = inspect.getfile(self.value)
                 explanation = (
