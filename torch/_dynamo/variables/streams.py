@@ -498,42 +498,47 @@ class StreamVariable(StreamContextVariable):
             # Where a stream created in the graph lives is known while tracing.
             return ConstantVariable.create(getattr(self.value, name))
 
-        if (
-            self.out_of_tree
-            and hasattr(self.value, name)
-            and not callable(getattr(self.value, name))
-        ):
-            device_type = self.value.device.type
-            if name in self._device_stream_attrs:
-                explanation = (
-                    f"The stream of the device '{device_type}' was created in the "
-                    f"compiled function, so its `{name}` is only known when the "
-                    "graph runs."
-                )
-                hints = [
-                    "Create the stream outside the compiled function and pass it "
-                    f"in, or use torch.{device_type}.current_stream() or "
-                    "torch.accelerator.current_stream(): the identity of such a "
-                    "stream is a constant guarded on that stream.",
-                ]
-            else:
-                explanation = (
-                    f"Dynamo reads only {sorted(self._device_stream_attrs)} of a "
-                    f"stream of the out-of-tree device '{device_type}', and calls "
-                    "its methods."
-                )
-                hints = [
-                    f"Read `{name}` outside the compiled function and pass the "
-                    "value in.",
-                ]
-            unimplemented(
-                gb_type="Unsupported attribute of an out-of-tree device's stream",
-                context=f"{type(self.value).__qualname__}.{name} ({device_type})",
-                explanation=explanation,
-                hints=hints,
-            )
+        if self.out_of_tree:
+            self._reject_device_stream_attr(name)
 
         return super().var_getattr(tx, name)
+
+    def _reject_device_stream_attr(self, name: str) -> None:
+        """Graph-breaks on reading a data attribute `name` of a stream of an
+        out-of-tree device that var_getattr() cannot answer while tracing:
+        an identity attribute of a stream created in the graph, or any other
+        data attribute. Methods are left to the caller."""
+        if not hasattr(self.value, name) or callable(getattr(self.value, name)):
+            return
+        device_type = self.value.device.type
+        if name in self._device_stream_attrs:
+            explanation = (
+                f"The stream of the device '{device_type}' was created in the "
+                f"compiled function, so its `{name}` is only known when the "
+                "graph runs."
+            )
+            hints = [
+                "Create the stream outside the compiled function and pass it "
+                f"in, or use torch.{device_type}.current_stream() or "
+                "torch.accelerator.current_stream(): the identity of such a "
+                "stream is a constant guarded on that stream.",
+            ]
+        else:
+            explanation = (
+                f"Dynamo reads only {sorted(self._device_stream_attrs)} of a "
+                f"stream of the out-of-tree device '{device_type}', and calls "
+                "its methods."
+            )
+            hints = [
+                f"Read `{name}` outside the compiled function and pass the "
+                "value in.",
+            ]
+        unimplemented(
+            gb_type="Unsupported attribute of an out-of-tree device's stream",
+            context=f"{type(self.value).__qualname__}.{name} ({device_type})",
+            explanation=explanation,
+            hints=hints,
+        )
 
     def get_real_python_backed_value(self) -> object:
         return self.value
