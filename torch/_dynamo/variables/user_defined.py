@@ -1094,6 +1094,34 @@ class UserDefinedClassVariable(UserDefinedVariable):
             return [VariableTracker.build(tx, item) for item in self.value]
         raise NotImplementedError
 
+    def _call_device_context_class(
+        self,
+        tx: "InstructionTranslatorBase",
+        args: list[VariableTracker],
+        kwargs: dict[str, VariableTracker],
+    ) -> VariableTracker | None:
+        """The context manager of `self.value(device)` when the class is the
+        `device` context manager of an out-of-tree device called with one
+        constant device (raises a TypeError for a non-constant one); None for
+        any other class or call."""
+        if len(args) + len(kwargs) != 1 or not kwargs.keys() <= {"device"}:
+            return None
+        tables = trace_rules._device_tables()
+        device_context_type = tables.device_context_classes.get(self.value)
+        if device_context_type is None:
+            return None
+        from .ctx_manager import OutOfTreeDeviceVariable
+
+        device_vt = kwargs["device"] if kwargs else args[0]
+        if not device_vt.is_python_constant():
+            raise_type_error(
+                tx,
+                f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
+            )
+        return OutOfTreeDeviceVariable.create(
+            tx, device_context_type, self.value, device_vt.as_python_constant()
+        )
+
     def call_function(
         self,
         tx: "InstructionTranslatorBase",
@@ -1258,25 +1286,9 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 )
             return variable_cls.create(tx, args[0].as_python_constant())
         elif (
-            len(args) + len(kwargs) == 1
-            and kwargs.keys() <= {"device"}
-            and (
-                device_context_type := trace_rules._device_tables()
-                .device_context_classes.get(self.value)
-            )
-            is not None
-        ):
-            from .ctx_manager import OutOfTreeDeviceVariable
-
-            device_vt = kwargs["device"] if kwargs else args[0]
-            if not device_vt.is_python_constant():
-                raise_type_error(
-                    tx,
-                    f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
-                )
-            return OutOfTreeDeviceVariable.create(
-                tx, device_context_type, self.value, device_vt.as_python_constant()
-            )
+            device_context := self._call_device_context_class(tx, args, kwargs)
+        ) is not None:
+            return device_context
         elif (
             issubclass(type(self.value), type)
             and hasattr(
