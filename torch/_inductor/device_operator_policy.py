@@ -564,7 +564,7 @@ class DeviceOperatorPolicy:
         graph) the rules do not apply, but the compile's decomposition table
         is per compile: an op it keeps because of :data:`Exclude` reaches
         CPU nodes too.  Without a default lowering such an op is run as an
-        eager fallback here, instead of the stock ``make_fallback``, which
+        eager fallback here, not through ``make_fallback``, which
         would add it to the global ``lowerings`` for every later compile.
         """
         from .lowering import fallback_handler, lowerings
