@@ -231,24 +231,18 @@ class DeviceInterface:
         device's Triton kernels (its key in `triton.backends.backends`, as
         registered by the backend's `triton.backends` entry point), or None.
 
-        A name makes the choice per device: Inductor hashes the kernels'
-        Triton backend into their cache keys with this backend's compiler
-        (`torch.utils._triton.triton_hash_for_device`), and makes its driver
-        Triton's active driver before it compiles, loads or launches one of
-        them (`triton_helpers.set_driver_to_backend`), so a process can hold
-        kernels of several devices whose Triton backends are all active. The
-        backend must be installed when a kernel is compiled, except under
-        `TRITON_INTERPRET=1`: Triton's interpreter then runs the kernels on
-        host copies of their tensors, no driver is made active and the hash
-        names the interpreter.
+        With a name, Inductor hashes this device's kernels with that backend's
+        compiler and makes its driver Triton's active one before it compiles,
+        loads or launches them, so a process can hold kernels of several
+        devices whose Triton backends are all active. The backend must be
+        installed when a kernel is compiled, except under `TRITON_INTERPRET=1`,
+        where Triton's interpreter runs the kernels.
 
         Default: None, the device's kernels use the driver Triton chooses for
-        the whole process (`triton.runtime.driver.active`; when a kernel
-        loads, the first active backend other than "cpu", or "cpu" for cpu
-        kernels). The in-tree interfaces return None. Sampled at code
-        generation of every Triton kernel; the name is written into the
-        generated kernel, so compile subprocesses do not consult the
-        interface.
+        the whole process (`triton.runtime.driver.active`). The in-tree
+        interfaces return None. Sampled at code generation of every Triton
+        kernel; the name is written into the generated kernel, so compile
+        subprocesses do not consult the interface.
         """
         return None
 
