@@ -259,21 +259,7 @@ class DeviceOperatorPolicy:
                 f"{where}: version must be a non-empty str (the backend's "
                 f"version of its rules), got {self.version!r}"
             )
-        decomps = self._check_rules(
-            where, "decomposition_overrides", self.decomposition_overrides, Exclude
-        )
-        lowerings = self._check_rules(
-            where, "lowering_overrides", self.lowering_overrides, Fallback
-        )
-        for op, rule in decomps.items():
-            if rule is Exclude and op not in lowerings:
-                raise DeviceOperatorPolicyError(
-                    f"{where}: decomposition_overrides[{op}] is Exclude, so "
-                    f"{op} stays in the graph, but lowering_overrides has no "
-                    f"entry for {op}; add a device lowering "
-                    f"(lowering_overrides[{op}] = <lowering>) or "
-                    f"lowering_overrides[{op}] = Fallback"
-                )
+        decomps, lowerings = self._check_decompositions_and_lowerings(where)
         object.__setattr__(self, "device_type", device_type)
         object.__setattr__(
             self, "decomposition_overrides", types.MappingProxyType(decomps)
@@ -314,6 +300,28 @@ class DeviceOperatorPolicy:
                 f"arguments or None, got {self.cache_key_fields!r}"
             )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
+
+    def _check_decompositions_and_lowerings(
+        self, where: str
+    ) -> tuple[dict[OpOverload, Any], dict[OpOverload, Any]]:
+        """The checked decomposition and lowering overrides; every op whose
+        decomposition is :data:`Exclude` must have a lowering rule."""
+        decomps = self._check_rules(
+            where, "decomposition_overrides", self.decomposition_overrides, Exclude
+        )
+        lowerings = self._check_rules(
+            where, "lowering_overrides", self.lowering_overrides, Fallback
+        )
+        for op, rule in decomps.items():
+            if rule is Exclude and op not in lowerings:
+                raise DeviceOperatorPolicyError(
+                    f"{where}: decomposition_overrides[{op}] is Exclude, so "
+                    f"{op} stays in the graph, but lowering_overrides has no "
+                    f"entry for {op}; add a device lowering "
+                    f"(lowering_overrides[{op}] = <lowering>) or "
+                    f"lowering_overrides[{op}] = Fallback"
+                )
+        return decomps, lowerings
 
     @staticmethod
     def _as_iterable(where: str, ops: object) -> Iterable[Any]:
