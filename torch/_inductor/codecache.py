@@ -3753,6 +3753,18 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
             f"of device '{device}'"
         )
     header = match.group(1)
+    _check_cpp_wrapper_header_is_found(device, aot_mode, header, wrapper, method_name)
+    return header
+
+
+def _check_cpp_wrapper_header_is_found(
+    device: str, aot_mode: bool, header: str, wrapper: type, method_name: str
+) -> None:
+    """Raises ``RuntimeError`` if ``header``, which ``wrapper.<method_name>``
+    names as the C++ wrapper header of ``device``, is on none of the device's
+    C++ include directories (an absolute path must exist)."""
+    from .codegen.cpp_wrapper_cpu import CppWrapperCpu
+
     if os.path.isabs(header):
         searched = [""]
     else:
@@ -3778,7 +3790,6 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
             f"runtime header ({cpu_line!r}) for a device whose memory is host "
             "memory and whose kernels the C++ backend generates"
         )
-    return header
 
 
 def _resolve_needs_vec_isa(
