@@ -816,6 +816,20 @@ def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
     gm.recompile()
 
 
+def _prepare_device_compile(
+    gm: GraphModule, example_inputs: Sequence[InputType]
+) -> DeviceOperatorPolicy | None:
+    """Loads the backends of the inputs' devices (a backend's loader may
+    register its operator policy), pins the devices a traced ``set_device()``
+    selects, and returns the operator policy of the graph's accelerator."""
+    init_backend_registration(
+        x.device for x in example_inputs if isinstance(x, torch.Tensor)
+    )
+    if isinstance(gm, GraphModule):
+        _pin_devices_selected_in_graph(gm)
+    return _resolve_operator_policy(gm, example_inputs)
+
+
 # The options of the compile in progress that the user passed in
 # compile_fx(config_patches=...), and whether its device's options are applied
 # (so that the nested compile_fx call does not apply them again).
@@ -3068,16 +3082,9 @@ def _compile_fx_main(
 
         compiler_config_extra = create_compiler_config_extra(model_)
 
-        # The device operator policy of the graph's accelerator, if it has one,
-        # decides this compile's decompositions and device lowerings. The
-        # backends of the inputs' devices load first: a backend's loader may
-        # register its policy.
-        init_backend_registration(
-            x.device for x in example_inputs_ if isinstance(x, torch.Tensor)
-        )
-        if isinstance(model_, GraphModule):
-            _pin_devices_selected_in_graph(model_)
-        operator_policy = _resolve_operator_policy(model_, example_inputs_)
+        # The operator policy decides this compile's decompositions and
+        # device lowerings.
+        operator_policy = _prepare_device_compile(model_, example_inputs_)
         if operator_policy is not None:
             get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
 
