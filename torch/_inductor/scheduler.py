@@ -4398,6 +4398,19 @@ class Scheduler:
             return 1
         return max(self.node_to_stream.values(), default=0) + 1
 
+    def _codegen_stream_info_without_device_guard(self) -> None:
+        """Stream variables are declared on entering a device guard. A device
+        with streams whose code has no guard (an out-of-tree device that is
+        not GPU-class) declares them here, before its first stream context."""
+        if (
+            self._has_multi_stream_nodes()
+            and not is_gpu(V.graph.device_type)
+            and _exposes_streams(V.graph.device_type)
+        ):
+            V.graph.wrapper_code.codegen_stream_info(
+                self._num_streams(), self.stream_idx_to_user_obj_idx
+            )
+
     def get_buf_stream(self, buf_name: str) -> int:
         """Return the stream index for a buffer, resolving mutation renames."""
         real = self.mutation_renames.get(buf_name, buf_name)
@@ -9464,17 +9477,7 @@ class Scheduler:
         # Deferred to just before the first kernel that reads each input.
         V.graph.wrapper_code.register_alignment_check_inputs()
 
-        # Stream variables are declared on entering a device guard.  A device
-        # with streams whose code has no guard (an out-of-tree device that is
-        # not GPU-class) declares them before its first stream context.
-        if (
-            self._has_multi_stream_nodes()
-            and not is_gpu(V.graph.device_type)
-            and _exposes_streams(V.graph.device_type)
-        ):
-            V.graph.wrapper_code.codegen_stream_info(
-                self._num_streams(), self.stream_idx_to_user_obj_idx
-            )
+        self._codegen_stream_info_without_device_guard()
 
         for node in nodes:
             if log.isEnabledFor(logging.DEBUG):
