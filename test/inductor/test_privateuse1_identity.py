@@ -79,6 +79,34 @@ class PrivateUse1IdentityTestBase(TestCase):
         self.assertEqual(actual.cpu(), expected.cpu())
         return code
 
+    def check_graph_matches_cpu(self):
+        # A device whose kernels the C++ backend generates gets cpu's graph: the
+        # realization heuristics tuned for CPU kernels (here: the reused result
+        # of a heavy op is realized) apply to it, so it gets the same kernels
+        # and buffers as cpu. With the thresholds Inductor uses for GPU kernels,
+        # `y` would be recomputed in the reduction and the subtraction.
+        def fn(x):
+            for _ in range(2):
+                y = torch.tanh(x) + 1
+                x = y - y.mean(dim=-1, keepdim=True)
+            return x
+
+        def kernels_and_buffers(device):
+            torch._dynamo.reset()
+            with inductor_config.patch(fx_graph_cache=False):
+                _, (code,) = run_and_get_code(
+                    torch.compile(fn), torch.randn(4, 8, device=device)
+                )
+            return re.findall(r"'''(.*?)'''", code, re.S), sorted(
+                set(re.findall(r"\bbuf\d+\b", code))
+            )
+
+        cpu_kernels, cpu_buffers = kernels_and_buffers("cpu")
+        kernels, buffers = kernels_and_buffers(DEVICE)
+        self.assertEqual(len(cpu_kernels), 1)
+        self.assertEqual(kernels, cpu_kernels)
+        self.assertEqual(buffers, cpu_buffers)
+
 
 class GpuClassDeviceTests(PrivateUse1IdentityTestBase):
     interface = GpuClassInterface
@@ -128,6 +156,10 @@ class GpuClassDeviceTests(PrivateUse1IdentityTestBase):
         self.assertEqual(runtime.max_memory_allocated(0), runtime.memory_allocated(0))
         # The guard restores the caller's device.
         self.assertEqual(runtime.current_device(), 0)
+
+    def test_graph_matches_cpu(self):
+        # GPU-class, but its kernels are C++ run on the host.
+        self.check_graph_matches_cpu()
 
     def test_training_step(self):
         model = _mlp()
@@ -184,6 +216,9 @@ class AcceleratorDeviceTests(PrivateUse1IdentityTestBase):
         with torch.no_grad():
             code = self.compile_and_check(model, x)
         self.assertNotIn(f"torch.{DEVICE}.device(", code)
+
+    def test_graph_matches_cpu(self):
+        self.check_graph_matches_cpu()
 
     def test_side_stream_and_event(self):
         # Multi-stream code for a device with streams but no device guard: the

@@ -116,6 +116,7 @@ from .utils import (
     get_kernel_metadata,
     GPU_ALIGN_BYTES,
     ir_dataclass,
+    is_cpp_scheduled,
     is_dynamic,
     is_gpu,
     sympy_dot,
@@ -448,6 +449,19 @@ def is_triton(x: IRNode | torch.device | None | str) -> bool:
 
 def is_cpu(x: IRNode | torch.device | None | str) -> bool:
     return get_device_type(x) == "cpu"
+
+
+def has_cpu_kernels(x: IRNode | torch.device | None | str) -> bool:
+    """
+    Whether the kernels of ``x``'s device run on the host CPU because Inductor's
+    C++ backend generates them (``utils.is_cpp_scheduled``): cpu, and any device
+    whose registered Scheduling is a ``CppScheduling``.  The realization
+    heuristics tuned for CPU kernels (``config.realize_cpu_opcount_threshold``,
+    ``config.realize_cpu_acc_reads_threshold``, realizing reused heavy ops) ask
+    this, so such a device gets the graph cpu gets.  A dict lookup.
+    """
+    device_type = get_device_type(x)
+    return device_type is not None and is_cpp_scheduled(device_type)
 
 
 def is_aligned_realized_tensor(x: Buffer | TensorBox, alignment: int) -> bool:
@@ -1084,7 +1098,7 @@ class Loops(IRNode):
             threshold = 0
         realize_opcount_threshold = config.realize_opcount_threshold
         if realize_opcount_threshold is None:
-            if is_cpu(self):
+            if has_cpu_kernels(self):
                 realize_opcount_threshold = config.realize_cpu_opcount_threshold
             else:
                 realize_opcount_threshold = config._realize_opcount_threshold_default
@@ -10073,7 +10087,7 @@ class StorageBox(MutableBox):
     def has_exceeded_max_reads(self) -> bool:
         realize_acc_reads_threshold = config.realize_acc_reads_threshold
         if realize_acc_reads_threshold is None:
-            if is_cpu(self.data):
+            if has_cpu_kernels(self.data):
                 realize_acc_reads_threshold = config.realize_cpu_acc_reads_threshold
             else:
                 realize_acc_reads_threshold = (
@@ -10098,7 +10112,7 @@ class StorageBox(MutableBox):
         that is used multiple times.
         """
         if users > 1 and isinstance(self.data, (Pointwise, Reduction)):
-            if is_cpu(self.data):
+            if has_cpu_kernels(self.data):
                 # Heuristic for realizing reused result of heavy ops on cpu
                 opcount = self.data.inner_fn_opcount()
                 heavy_ops = [
