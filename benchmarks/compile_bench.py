@@ -244,9 +244,15 @@ def worker_micro(oot: bool = False) -> dict[str, float | None]:
 
     if oot:
         _register_oot_device()
-    # Registries initialised, as during any compile.
+    # Registries initialised, and Dynamo's device tables derived (which the
+    # series does at the start of every frame), as during any compile.
     common.init_backend_registration()
     list(di.get_registered_device_interfaces())
+    from torch._dynamo import trace_rules
+
+    derive_device_tables = getattr(trace_rules, "_device_tables", None)
+    if derive_device_tables is not None:
+        derive_device_tables()
     out: dict[str, float | None] = {}
     targets = _oot_micro_targets() if oot else _micro_targets()
     for name, resolve in targets.items():

@@ -21,6 +21,7 @@ import torch._inductor.config as inductor_config
 from torch._dynamo import trace_rules
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._dynamo.utils import common_constant_types
+from torch._dynamo.variables import torch as torch_variables
 from torch._dynamo.variables.builder import VariableBuilder
 from torch._inductor import utils as inductor_utils
 from torch._inductor.codegen.common import get_compile_option_owner, register_backend_for_device
@@ -137,6 +138,43 @@ class DerivedAnswersTest(TestCase):
         torch.compile(lambda x: (x + 2, [x]), backend="eager")(x)
         self.assertGreaterEqual(dispatch.cache_info().currsize, filled)
         self.assertIn(props_type, common_constant_types)
+
+    def test_constant_fold_functions_published_once_per_registry_change(self):
+        # A device's constant-fold functions join Dynamo's constant-fold tables
+        # when the device tables are derived, so that the check of a call is the
+        # one dict lookup torch.cuda's functions get; a registry change
+        # withdraws what the device no longer lists.
+        fold = torch_variables.constant_fold_functions
+        need_guards = torch_variables.constant_fold_functions_need_guards
+        trace_rules._device_tables()
+        fold_before, need_guards_before = list(fold), list(need_guards)
+
+        def scale():
+            return 2
+
+        snapshot = RegistrySnapshot()
+        register_compile_backend(DEVICE, ExtensionDeviceInterface)
+        trace_rules.register_device_trace_rules(
+            DEVICE, constant_fold_need_guards=[scale]
+        )
+        trace_rules._device_tables()
+        self.assertIn(device_module.device_count, fold)
+        self.assertNotIn(device_module.device_count, need_guards)
+        self.assertIn(scale, fold)
+        self.assertIn(scale, need_guards)
+        variable = torch_variables.TorchInGraphFunctionVariable
+        self.assertTrue(variable(scale).can_constant_fold_through())
+        # The torch functions keep their places.
+        self.assertEqual([f for f in fold if f in fold_before], fold_before)
+        self.assertEqual(
+            [f for f in need_guards if f in need_guards_before], need_guards_before
+        )
+
+        snapshot.restore()
+        trace_rules._device_tables()
+        self.assertEqual(list(fold), fold_before)
+        self.assertEqual(list(need_guards), need_guards_before)
+        self.assertFalse(variable(scale).can_constant_fold_through())
 
     def test_compile_option_lookup_reads_the_config_table(self):
         register_compile_backend(DEVICE, ExtensionDeviceInterface)

@@ -31,6 +31,7 @@ import inspect
 import logging
 import math
 import re
+import threading
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import Any, NoReturn, TYPE_CHECKING, TypeVar, Union
@@ -222,6 +223,47 @@ if torch.distributed.is_available():
 # Convert to dict for O(1) access times
 constant_fold_functions_need_guards = dict.fromkeys(constant_fold_functions_need_guards)
 constant_fold_functions = dict.fromkeys(constant_fold_functions)
+
+# The functions of registered devices that _publish_device_constant_fold_functions()
+# added to (constant_fold_functions, constant_fold_functions_need_guards).
+_device_constant_fold_functions: tuple[dict[Any, None], dict[Any, None]] = ({}, {})
+# Protects _device_constant_fold_functions and the edits of the two tables.
+_device_constant_fold_functions_lock = threading.Lock()
+
+
+def _publish_device_constant_fold_functions(
+    constant_fold: Iterable[Any], need_guards: Iterable[Any]
+) -> None:
+    """
+    Makes `constant_fold_functions` hold `constant_fold`, and
+    `constant_fold_functions_need_guards` hold `need_guards`: the constant-fold
+    functions of the registered devices (their trace rules and their
+    interfaces' `dynamo_constant_fold_fns` and
+    `dynamo_constant_fold_fns_need_guards`), so that checking a call to one of
+    them is the dict lookup it is for torch.cuda's. Functions published before
+    and absent now are withdrawn; a function a table holds anyway is left alone.
+
+    Called by Dynamo's device tables (`trace_rules._device_tables()`) when they
+    are derived: once per change of the device registry or of the device trace
+    rules, never per frame.
+    """
+    global _device_constant_fold_functions
+    with _device_constant_fold_functions_lock:
+        published = []
+        for table, found, before in zip(
+            (constant_fold_functions, constant_fold_functions_need_guards),
+            (constant_fold, need_guards),
+            _device_constant_fold_functions,
+        ):
+            found = dict.fromkeys(fn for fn in found if fn in before or fn not in table)
+            for fn in before:
+                if fn not in found:
+                    table.pop(fn, None)
+            for fn in found:
+                table[fn] = None
+            published.append(found)
+        _device_constant_fold_functions = (published[0], published[1])
+
 
 # Ops that consume scalar values from 0-d tensors (via .item()) for computation
 # only, not for output shapes. When capture_scalar_outputs is enabled, these ops
@@ -620,10 +662,6 @@ class BaseTorchVariable(VariableTracker):
 
     def can_constant_fold_through(self) -> bool:
         if self.value in constant_fold_functions:
-            return True
-
-        if self.value in trace_rules._device_tables().constant_fold:
-            # A device runtime function: see register_device_trace_rules().
             return True
 
         if (
@@ -3205,10 +3243,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             args, kwargs
         ):
             # constant fold functions need to be guarded.
-            if (
-                self.value in constant_fold_functions_need_guards
-                or self.value in trace_rules._device_tables().constant_fold_need_guards
-            ):
+            if self.value in constant_fold_functions_need_guards:
                 if self.source is None:
                     raise AssertionError(
                         "Expected source to be set for constant fold function needing guards"
