@@ -115,12 +115,19 @@ class RegistrySnapshot:
             self.DICTS + self.LISTS + self.SETS + self.FLAGS + self.CALLBACKS
             + self.CACHED + [self.NOTIFY]
         )
-        self._modules = {name: importlib.import_module(name) for name, _ in keys}
-        self._dicts = {key: dict(self._get(key)) for key in self.DICTS}
-        self._lists = {key: list(self._get(key)) for key in self.LISTS}
-        self._sets = {key: set(self._get(key)) for key in self.SETS}
-        self._flags = {key: self._get(key) for key in self.FLAGS}
-        self._callbacks = {key: list(self._get(key)) for key in self.CALLBACKS}
+        self._modules = {}
+        for name, _ in keys:
+            try:
+                self._modules[name] = importlib.import_module(name)
+            except ModuleNotFoundError:
+                pass  # a module of a later version of the series
+        present = {key for key in keys if hasattr(self._modules.get(key[0]), key[1])}
+        self._dicts = {key: dict(self._get(key)) for key in self.DICTS if key in present}
+        self._lists = {key: list(self._get(key)) for key in self.LISTS if key in present}
+        self._sets = {key: set(self._get(key)) for key in self.SETS if key in present}
+        self._flags = {key: self._get(key) for key in self.FLAGS if key in present}
+        self._callbacks = {key: list(self._get(key)) for key in self.CALLBACKS if key in present}
+        self._cached = [key for key in self.CACHED if key in present]
 
     def _get(self, key: tuple[str, str]):
         module, attr = key
@@ -146,7 +153,7 @@ class RegistrySnapshot:
                 for callback in live
                 if callback in saved or _defined_in_torch(callback)
             ]
-        for key in self.CACHED:
+        for key in self._cached:
             self._get(key).cache_clear()
         # The registry changed: every cache derived from it refreshes, and the
         # generation moves on (it is never rolled back, so that no cache keyed by
