@@ -265,6 +265,17 @@ class DeviceOperatorPolicy:
             self, "decomposition_overrides", types.MappingProxyType(decomps)
         )
         object.__setattr__(self, "lowering_overrides", types.MappingProxyType(lowerings))
+        self._freeze_device_extensions(where)
+        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
+            raise DeviceOperatorPolicyError(
+                f"{where}: cache_key_fields must be a callable taking no "
+                f"arguments or None, got {self.cache_key_fields!r}"
+            )
+        object.__setattr__(self, "_cache_key", self._compute_cache_key())
+
+    def _freeze_device_extensions(self, where: str) -> None:
+        """Check and freeze the Inductor options, graph passes, fake
+        implementations and realized-input ops of the policy."""
         object.__setattr__(
             self,
             "config_defaults",
@@ -294,12 +305,6 @@ class DeviceOperatorPolicy:
                 )
             ),
         )
-        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
-            raise DeviceOperatorPolicyError(
-                f"{where}: cache_key_fields must be a callable taking no "
-                f"arguments or None, got {self.cache_key_fields!r}"
-            )
-        object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
     def _check_decompositions_and_lowerings(
         self, where: str
@@ -452,19 +457,24 @@ class DeviceOperatorPolicy:
              for op, r in self.decomposition_overrides.items()]
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
-            + [f"realize {op}" for op in self.realized_input_ops]
             + ([f"fields {_rule_name(self.cache_key_fields)}"]
                if self.cache_key_fields is not None else [])
-            + [f"fake {op} {_rule_name(r)}"
-               for op, r in self.fake_overrides.items()]
-            + [f"config {name} {value!r}"
-               for name, value in self.config_defaults.items()]
+            + self._device_extension_cache_key_entries()
+        )
+        digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
+        return f"{self.device_type}:{self.version}:{digest}"
+
+    def _device_extension_cache_key_entries(self) -> list[str]:
+        """The cache key entries of what :meth:`_freeze_device_extensions`
+        checked; custom passes enter by their ``uuid()``."""
+        return (
+            [f"realize {op}" for op in self.realized_input_ops]
+            + [f"fake {op} {_rule_name(r)}" for op, r in self.fake_overrides.items()]
+            + [f"config {name} {value!r}" for name, value in self.config_defaults.items()]
             + [f"pass {stage} {i} {p.uuid()!r}"
                for stage, ps in self.custom_passes.items()
                for i, p in enumerate(ps)]
         )
-        digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
-        return f"{self.device_type}:{self.version}:{digest}"
 
     @property
     def cache_key(self) -> str:
