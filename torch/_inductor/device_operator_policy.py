@@ -1,54 +1,27 @@
 """Device-scoped operator policies for Inductor (internal API).
 
 A backend registers one immutable :class:`DeviceOperatorPolicy` for its device
-type.  The policy says, for that device only:
+type instead of writing to process-wide tables (``decompositions``,
+``lowerings``, ``make_fallback``, ``torch._inductor.config``, the tables fake
+tensors consult), which would change every device's compiles.
 
-* which AOTAutograd decompositions to replace (a callable) or to drop
-  (:data:`Exclude`, which keeps the op in the graph), and
-* which Inductor lowerings to replace (a callable) or to turn into an eager
-  fallback (:data:`Fallback`, Inductor's existing ``FallbackKernel``),
-* which core Inductor options default differently on the device
-  (``config_defaults``),
-* which custom graph passes run on the device's graphs (``custom_passes``),
-  and
-* which ops have their own fake (meta) implementation for the device's
-  tensors while tracing (``fake_overrides``), and
-* which ops need their inputs realized on the device
-  (``realized_input_ops``), and
-* which device state enters the cache keys of its compiles
-  (``cache_key_fields``).
-
-It replaces writes to the process-wide tables
-(``torch._inductor.decomposition.decompositions``, ``lowering.lowerings``,
-``make_fallback``), to ``torch._inductor.config`` and to the tables tracing
-consults (``torch._decomp.decomposition_table``, ``meta_table``,
-``fake_tensor.torch_decomp_decompositions``), which change every device's
-compiles.
-
-Each compile resolves the policy once, from the accelerator its graph uses
+Each compile resolves the policy of the accelerator its graph uses once
 (:func:`resolve_operator_policy`), before the AOTAutograd cache lookup.  The
 policy then
 
 1. builds the compile's decomposition table: the default table, minus the
    excluded entries, plus the overrides; the global table is never edited;
-2. resolves each node's lowering in ``GraphLowering``, for nodes on the
-   policy's device only, in this order: user lowering
-   (``torch._inductor.lowering.user_lowerings``) > device policy (lowering or
-   fallback) > default lowering > the existing unsupported-op behaviour;
+2. resolves the lowering of each node on its device, in this order: user
+   lowering (``torch._inductor.lowering.user_lowerings``) > policy lowering or
+   fallback > default lowering > the existing unsupported-op behaviour;
 3. enters the AOTAutograd and FX graph cache keys through its
-   :attr:`~DeviceOperatorPolicy.cache_key`;
-4. patches the compile's Inductor options, for the duration of that compile
-   (forward and backward) and in its own context only, the way
-   ``torch.compile(options=...)`` does (:meth:`DeviceOperatorPolicy.config_patches`).
+   :attr:`~DeviceOperatorPolicy.cache_key`.
 
-With no policy registered for a graph's accelerator nothing of this runs:
-decomposition table, lowerings, generated code and cache keys are those of a
-build without this module.
-
-A compile that runs elsewhere (a compile subprocess, a package loaded later)
-carries only the device type and the policy's cache key, and resolves the
-policy again from this registry; the extension that registers it must be
-imported there, or the compile fails naming it.
+Without a policy for a graph's accelerator none of this runs.  A compile in
+another process (a compile subprocess, a package loaded later) carries the
+device type and the cache key and resolves the policy again from this
+registry: the extension that registers it must be imported there, or the
+compile fails naming it.
 """
 
 from __future__ import annotations
