@@ -820,13 +820,11 @@ def _prepare_device_compile(
     gm: GraphModule, example_inputs: Sequence[InputType]
 ) -> DeviceOperatorPolicy | None:
     """Loads the backends of the inputs' devices (a backend's loader may
-    register its operator policy), pins the devices a traced ``set_device()``
-    selects, and returns the operator policy of the graph's accelerator."""
+    register its operator policy) and returns the operator policy of the
+    graph's accelerator."""
     init_backend_registration(
         x.device for x in example_inputs if isinstance(x, torch.Tensor)
     )
-    if isinstance(gm, GraphModule):
-        _pin_devices_selected_in_graph(gm)
     return _resolve_operator_policy(gm, example_inputs)
 
 
@@ -3081,6 +3079,9 @@ def _compile_fx_main(
         num_example_inputs = len(example_inputs_)
 
         compiler_config_extra = create_compiler_config_extra(model_)
+
+        if isinstance(model_, GraphModule):
+            _pin_devices_selected_in_graph(model_)
 
         # The operator policy decides this compile's decompositions and
         # device lowerings.
