@@ -13,7 +13,13 @@ Plumbing (each sets up only what it needs):
     status                where each series file stands in .venv
     import PATH...        import pristine 2.13.0 files into torch/ (own commit; --no-commit)
     export [-o FILE]      the series as one unified diff (default: stdout)
+    export --stack DIR    the series as an ordered stack of pull requests (tools/stack_plan.py),
+                          one `git format-patch` file each, and prints their sizes
     check                 import commits are pristine and the export round-trips
+    check --stack [--no-tests] [--patch NAME]... [--sample N]
+                          apply the stack patch by patch to pristine 2.13.0; after each,
+                          import torch, torch._dynamo, torch._inductor.compile_fx from
+                          that state and run the patch's own tests
     diff [ARGS]           differential harness, stock twin vs project env
     bench [ARGS]          benchmark, stock twin vs project env
 
@@ -31,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools import envs, series  # noqa: E402
+from tools import envs, series, stack  # noqa: E402
 from tools.series import REPO, SeriesError  # noqa: E402
 
 BUILD = REPO / "build"
@@ -179,12 +185,38 @@ def cmd_check() -> int:
     return 1 if problems else 0
 
 
+def cmd_export_stack(dest: str) -> int:
+    pristine = stock_install()
+    written = stack.export_stack(Path(dest), pristine)
+    plan, files = stack.compute(pristine)
+    stack.print_summary(plan, files)
+    print(f"export: {len(written)} patches in {dest}")
+    return 0
+
+
+def cmd_check_stack(run_tests: bool, only: list[str] | None, sample: int | None) -> int:
+    python = setup()
+    problems = stack.check_stack(python, run_env(), stock_install(), run_tests=run_tests,
+                                 only=set(only) if only else None, sample=sample)
+    for p in problems:
+        print(f"FAIL {p}")
+    print(f"check --stack: {len(problems)} problems")
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
-    for name in ("setup", "overlay", "restore", "status", "check"):
+    for name in ("setup", "overlay", "restore", "status"):
         sub.add_parser(name)
+    p = sub.add_parser("check")
+    p.add_argument("--stack", action="store_true")
+    p.add_argument("--no-tests", action="store_true")
+    p.add_argument("--patch", action="append", metavar="NAME",
+                   help="run the tests of this patch only (repeatable)")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="run N of each patch's tests (spread evenly) instead of all")
     for name in ("test", "demo", "diff", "bench"):
         sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
     p = sub.add_parser("import")
@@ -192,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-commit", action="store_true")
     p = sub.add_parser("export")
     p.add_argument("-o", "--output")
+    p.add_argument("--stack", metavar="DIR")
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in ("test", "demo", "diff", "bench"):
         # Everything after the command goes to the tool it runs, verbatim.
@@ -218,12 +251,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{state:16} {rel}")
         elif ns.cmd == "import":
             return cmd_import(ns.paths, commit=not ns.no_commit)
+        elif ns.cmd == "export" and ns.stack:
+            return cmd_export_stack(ns.stack)
         elif ns.cmd == "export":
             patch = series.export_patch(stock_install())
             if ns.output:
                 Path(ns.output).write_text(patch)
             else:
                 sys.stdout.write(patch)
+        elif ns.cmd == "check" and ns.stack:
+            return cmd_check_stack(run_tests=not ns.no_tests, only=ns.patch, sample=ns.sample)
         elif ns.cmd == "check":
             return cmd_check()
         elif ns.cmd in ("diff", "bench"):

@@ -21,7 +21,10 @@ from torch._dynamo.device_interface import (
 )
 from torch._dynamo.exc import Unsupported
 from torch._dynamo.testing import CompileCounterWithBackend, EagerAndRecordGraphs
-from torch._dynamo.trace_rules import lookup, register_device_trace_rules
+from torch._dynamo.trace_rules import (
+    lookup,
+    register_device_trace_rules,
+)
 from torch._dynamo.utils import common_constant_types, counters
 from torch._dynamo.variables import (
     SkipFunctionVariable,

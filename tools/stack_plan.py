@@ -1,0 +1,589 @@
+"""How the series is cut into pull requests (read by ``tools/stack.py``).
+
+``PATCHES`` lists the stack in order, each with the description its pull
+request carries.  ``FILES`` maps every stacked file (glob patterns, first match
+wins) to its default patch, optionally with rules ``(regex, patch)`` matched
+against the head of each unit of the file's changes (its first code line or
+Markdown heading; a regex starting with ``(?s)`` searches the whole unit).
+``ISOLATE`` names statements that form a unit of their own although no blank
+line separates them from their neighbours (a call into a later patch's
+function inside an earlier patch's code, one import in an import block).
+
+A unit that matches no rule follows the unit that encloses it, then the unit
+an isolated statement interrupted, then the file's default; see
+``tools/stack.py``.
+"""
+
+from __future__ import annotations
+
+from tools.stack import Patch
+
+RFC_MAIN = "the umbrella RFC \"DeviceInterface: Registry Support for PrivateUse1 Backends in torch.compile\""
+RFC1 = f"RFC #189135 (device identity and capability), {RFC_MAIN}."
+RFC2 = f"RFC #189136 (Dynamo registry splicing), {RFC_MAIN}."
+RFC3 = f"RFC #189137 (Inductor codegen registration interfaces), {RFC_MAIN}."
+RFC_LAZY = f"RFC #191314 (convention-based lazy registration of the PrivateUse1 DeviceInterface), {RFC_MAIN}."
+RFC_BF = f"RFC #191317 (BackendFeature as a framework-wide capability), {RFC_MAIN}."
+RFC_POLICY = "the RFC draft \"Device-scoped Inductor operator policies\" (RFC-00xx)."
+
+PATCHES = [
+    Patch(
+        "registry",
+        "[dynamo] Register PrivateUse1 device interfaces; capability predicates on DeviceInterface",
+        """
+Adds `register_interface_for_device_PrivateUse1()` and turns the device
+interface registry into the single source of device identity: registration is
+validated, published under a leaf lock and announced through one registry-change
+notification; built-in names are reserved. `DeviceInterface` gains documented
+capability predicates with conservative defaults (`is_gpu()`, `exposes_streams()`,
+`get_multi_processor_count()`, `backend_features()` with its `GPU` member).
+Brings the fake PrivateUse1 device the tests run on
+(`test/inductor/extension_backends`).
+""",
+        """
+`torch.compile` recognises devices by hardcoded lists (`GPU_TYPES`,
+`!= "mps"`, `triton_supported_devices`), so an out-of-tree backend must patch
+module globals to be treated as GPU-class. Deriving identity from the registry
+removes those patches, while every in-tree answer stays what it was.
+""",
+        RFC1,
+    ),
+    Patch(
+        "inductor-identity",
+        "[inductor] Derive GPU_TYPES, is_gpu and device guards from the device registry",
+        """
+Inductor's `GPU_TYPES`, `is_gpu()`, `get_gpu_type()`, `device_need_guard()`,
+`is_cpp_scheduled()` and `has_triton()` become views derived from the device
+interface registry, refreshed on its change notification and answered by dict
+lookups on hot paths. `GPU_TYPES` stays importable and in its order for the
+built-in devices. The questions are asked through probes that never raise on a
+partial out-of-tree interface (`_safe_probe`).
+""",
+        """
+`GPU_TYPES = ["cuda", "mps", "xpu", "mtia"]`, `!= "mps"` in `device_need_guard`
+and `triton_supported_devices` are the first things every vendor patches.
+""",
+        RFC1,
+    ),
+    Patch(
+        "aten",
+        "[inductor] Route the AOTI device type through DeviceOpOverrides; upstream DeviceOpOverrides names",
+        """
+`cpp_utils.device_to_aten()` asks the device's `DeviceOpOverrides.aten_device_type()`
+(default `at::kPrivateUse1`) instead of the mutable `DEVICE_TO_ATEN` table, with
+errors in upstream's words for a missing or malformed answer. Adds the
+`DeviceOpOverrides` names upstream uses (`DeviceIdx`, `NoOpDeviceOpOverrides`,
+`device_op_overrides_lock`, `cpp_kernel_launch_supports_pdl`) and validates
+registrations.
+""",
+        """
+An out-of-tree device has no entry in `DEVICE_TO_ATEN`, so the C++ wrapper fails
+with a `KeyError` unless the table is patched (pytorch/pytorch#193904).
+""",
+        f"item 3 of {RFC3}",
+    ),
+    Patch(
+        "cpp",
+        "[inductor] C++ build options and C++ wrapper for out-of-tree devices",
+        """
+The C++ build options of an out-of-tree device come from its interface
+(`DeviceInterface.get_cpp_device_options()`,
+`get_cpp_optimization_flags()`) or a `register_cpp_device_options()` callback,
+validated with errors naming the device; kernels and the C++ wrapper of the device
+are built for its device type. The C++ wrapper header is resolved in one place
+for codegen and precompiled headers. `DeviceOpOverrides.uses_gpu_cpp_wrapper()`
+replaces the `["cuda", "xpu"]` two-pass gate.
+""",
+        """
+`get_cpp_torch_device_options()` hardcodes three devices; vendors patch it (and
+`cpp_builder` internals) to add include paths, libraries and macros
+(pytorch/pytorch#190614). The C++ wrapper picks its header and its GPU path by
+device name.
+""",
+        f"item 3 of {RFC3}",
+    ),
+    Patch(
+        "discovery",
+        "[inductor] Discover PrivateUse1 interfaces and Inductor backends on demand",
+        """
+A PrivateUse1 backend no longer has to import `torch._dynamo` at its own import
+time. Its `DeviceInterface` is discovered on first lookup (a
+`torch.<name>._dynamo_device_interface()` hook, or the convention module
+`torch_<name>._dynamo.device_interface`), and its Inductor backend is loaded on
+first compile from `register_device_backend_loader()`, a
+`torch_inductor_backends` entry point or a `torch.<name>._inductor_backend_init()`
+hook. One loader rule: success is cached, a loader that registered nothing is
+retried by the next compile, and a loader that raises fails that compile with an
+error naming the device and the loader. No lock is held while backend code runs.
+""",
+        """
+Vendors register eagerly at import (slow, and it imports Dynamo and Inductor
+into every eager user) or patch `init_backend_registration`. Lazy discovery
+keeps eager import light and makes `torch.compile` find the backend by itself.
+""",
+        f"{RFC_LAZY} Backend discovery is item 1 of {RFC3}",
+    ),
+    Patch(
+        "dynamo",
+        "[dynamo] Derive Dynamo's device tables from the registry",
+        """
+Dynamo's lookup tables (in-graph classes, trace rules, constant folding,
+autocast classes, stream and event classes, constant types) now include the
+runtime of every registered out-of-tree device, derived once per registry change.
+`register_device_trace_rules()` is the public entry for what cannot be derived;
+`DeviceInterface.dynamo_tensor_classes` and the constant-fold slots declare the
+rest. A device call whose device has no interface graph-breaks with a message
+that names the fix.
+""",
+        """
+Dynamo's six lookup tables hardcode cuda and xpu: tracing `torch.acc.synchronize()`
+or `torch.acc.Stream` graph-breaks or is wrongly specialised, and vendors patch
+`trace_rules` to fix it.
+""",
+        RFC2,
+    ),
+    Patch(
+        "dynamo-functions",
+        "[dynamo] register_device_trace_rules and the runtime functions of out-of-tree devices",
+        """
+Adds `register_device_trace_rules()`, the public entry for the trace rules of
+a device's runtime functions that cannot be derived from its interface, and
+traces the runtime functions Dynamo handles for cuda on any registered device:
+`current_stream`, `synchronize`, `exchange_device`, with a guard on the
+device's `current_device()`. A call into the runtime of a device that has no
+interface graph-breaks with a message that names the registration to add.
+""",
+        """
+Vendors patch `torch._dynamo.trace_rules` and `TorchInGraphFunctionVariable`
+to trace `torch.<device>.synchronize()` and friends.
+""",
+        RFC2,
+    ),
+    Patch(
+        "streams",
+        "[dynamo] Trace device selection, device contexts and plain streams of out-of-tree devices",
+        """
+Completes what a backend author hits once tracing works: a traced
+`torch.<name>.set_device(i)` pins later factories to index `i` under Inductor,
+`with torch.<name>.device(i):` traces, a plain `torch.Stream` argument and
+`torch.accelerator.current_stream()` trace, side streams of a non-GPU device are
+bound before the first kernel, and `DeviceOpOverrides.kernel_call_guard()` lets a
+device wrap each kernel call in generated Python.
+""",
+        """
+Found by a backend author trial on the fake device: each of these failed with a
+graph break or a runtime error on an out-of-tree device, while working on cuda.
+""",
+        RFC2,
+    ),
+    Patch(
+        "options",
+        "[inductor] Accept per-device compile options by their registered prefix",
+        """
+`torch.compile(options={"<device>.<option>": ...})` and
+`torch._inductor.config.patch` accept the options of a device's config module
+registered with `register_backend_for_device(..., device_custom_config=...)`.
+`get_compile_option_owner()` keeps upstream's return type; a misspelt or
+undeclared option fails naming the device and the registration that declares it.
+""",
+        """
+A backend with its own config module has no way to let users set it through
+`torch.compile(options=...)` without patching `config.patch`.
+""",
+        f"item 2 of {RFC3}",
+    ),
+    Patch(
+        "identity",
+        "[inductor] Visible-devices variable and cache identity from the device interface",
+        """
+`DeviceInterface.visible_devices_env()` names the variable autotune
+subprocesses pin (instead of `CUDA_VISIBLE_DEVICES`), and
+`DeviceInterface.get_cache_system_info()` enters the cache keys, so two machines
+with different device runtimes never share an artifact.
+""",
+        """
+Autotuning on an out-of-tree device pins the wrong variable, and its cache keys
+ignore the device runtime and driver.
+""",
+        f"item 4 of {RFC3}",
+    ),
+    Patch(
+        "subprocess",
+        "[inductor] Load out-of-tree backends in compile and autotune subprocesses",
+        """
+`fx_compile_mode=subprocess` children and autotune subprocesses load the
+graph's out-of-tree backends through the loader table before unpickling, and
+receive the device option values; a backend that cannot be found fails naming
+the device.
+""",
+        """
+A subprocess starts with only the built-in backends registered, so it cannot
+unpickle or compile a graph for an out-of-tree device.
+""",
+        RFC3,
+    ),
+    Patch(
+        "features",
+        "[inductor] BackendFeature as a framework-wide capability",
+        """
+Adds framework members to `BackendFeature` (`GPU`, `ONLINE_SOFTMAX`,
+`FOREACH_KERNELS`, `FUSED_OPTIMIZER`, `CAPTURABLE_OPTIMIZER`,
+`HALF_PRECISION_FFT`) and `DeviceInterface.backend_features()`. `GPU_TYPES`,
+the optimizer device lists, the half-precision FFT list and the online-softmax
+check consult it. An interface that does not override it keeps the answers these
+lists gave the PrivateUse1 backend before.
+""",
+        """
+Capabilities are bound to device names in scattered lists that vendors patch
+one by one.
+""",
+        RFC_BF,
+    ),
+    Patch(
+        "policy",
+        "[inductor] Device-scoped operator policies",
+        """
+Adds `DeviceOperatorPolicy`: an immutable, validated, per-device set of
+decomposition, lowering and fallback decisions, registered with
+`register_device_operator_policy()` and resolved once per compile. The
+decomposition table is built per compile, lowering precedence is
+user > policy > default, and the policy's identity enters both the AOTAutograd
+and the FX graph cache keys; with no policy both keys are unchanged.
+""",
+        """
+Vendors edit the global decomposition and lowering tables and `make_fallback`
+at import, which leaks into every other device and into the cache.
+""",
+        RFC_POLICY,
+    ),
+    Patch(
+        "policy-config",
+        "[inductor] Per-device config defaults, graph passes and fake implementations in the operator policy",
+        """
+Extends `DeviceOperatorPolicy` with what vendors still patch: `config_defaults`
+(applied per compile, the user wins, never written to `config`),
+`custom_passes` for the five pass stages, `fake_overrides` for the device's
+fake tensors, `realized_input_ops` and `cache_key_fields`.
+""",
+        """
+An inventory of a real vendor's patches (torch_npu 2.13.0) shows config writes,
+pass registration and fake-tensor patches as the largest remaining groups.
+""",
+        RFC_POLICY,
+    ),
+    Patch(
+        "device-lists",
+        "[inductor] Derive the remaining device lists from the registry",
+        """
+Replaces the remaining hardcoded device lists with registry questions:
+`DeviceInterface.supports_tma()`, the GPU benchmark device types, the freezing
+pass's GPU choice and the content store's generators.
+""",
+        """
+Each of these lists is a monkeypatch site in real backends.
+""",
+        RFC1,
+    ),
+    Patch(
+        "triton",
+        "[inductor] Triton backends of out-of-tree GPU-class devices",
+        """
+`DeviceInterface.triton_backend_name()` chooses each kernel's Triton driver and
+backend hash; `triton_helpers.set_driver_to_backend()` activates it. In-tree
+devices keep their code paths.
+""",
+        """
+An out-of-tree GPU-class device with a Triton backend compiles against the
+active driver and shares hashes with cuda.
+""",
+        RFC3,
+    ),
+    Patch(
+        "fake-device",
+        "[test] End-to-end tests on the fake PrivateUse1 device, compatibility corpus and example backend",
+        """
+The end-to-end test file of the fake device (`test_extension_backend.py`), a
+corpus of backends written for earlier and later PyTorch versions that must
+work unchanged, the backend author guide's example backend, the concurrency
+stress test and the signatures shared with upstream.
+""",
+        """
+Pins the whole stack against what real backends do.
+""",
+        RFC_MAIN + ".",
+    ),
+]
+
+_FAKE = "registry"
+
+FILES: dict[str, object] = {
+    # ---------------------------------------------------------------- Dynamo
+    "torch/_dynamo/device_interface.py": ("registry", [
+        (r"TritonUnavailableError|^Raises a `torch._dynamo.exc|^The caller should ensure", "registry"),
+        (r"triton_backend_name|triton_interpret|triton.backends.backends", "triton"),
+        (r"def (visible_devices_env|get_cache_system_info)", "identity"),
+        (r"^_CppDeviceOptions|def get_cpp_(device_options|optimization_flags)", "cpp"),
+        (r"(?s)def backend_features\(.*Returns the framework-wide", "registry"),
+        (r"def backend_features", "features"),
+        (r"dynamo_tensor_classes|dynamo_constant_fold_fns", "dynamo"),
+        (r"def supports_tma", "device-lists"),
+        (r"def (_warn_discovery_failure|_interface_from_device_module_hook|"
+         r"_interface_from_convention_module|_discover_privateuse1_interface|"
+         r"_maybe_discover_privateuse1_interface|_discover_privateuse1_interface_for_compile)",
+         "discovery"),
+        (r"^_maybe_discover_privateuse1_interface\(\)|^if device_type == torch._C._get_privateuse1",
+         "discovery"),
+        (r"^import importlib", "discovery"),
+    ]),
+    "torch/_dynamo/exc.py": "registry",
+    "torch/_dynamo/variables/streams.py": "streams",
+    "torch/_dynamo/variables/ctx_manager.py": ("streams", [
+        (r"device_autocast_classes|_device_tables|^from \.\. import graph_break_hints, trace_rules",
+         "dynamo"),
+    ]),
+    "torch/_dynamo/trace_rules.py": ("dynamo", [
+        (r"def (register_device_trace_rules|_trace_rules_device_type|_trace_rules_by_function|"
+         r"_runtime_without_interface|_rule_after_loading_interface|_device_without_interface)\(|"
+         r"^_interfaceless_runtime|^global _interfaceless_runtime|"
+         r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
+    ]),
+    "torch/_dynamo/variables/functions.py": "dynamo-functions",
+    "torch/_dynamo/variables/torch.py": ("dynamo-functions", [
+        (r"^import threading$|^_device_constant_fold_functions|def _publish_device_constant_fold_functions|"
+         r"_device_tables\(\)\.(constant_fold|autocast_classes)|^\):$|^if \($|"
+         r"^from \.\. import config, graph_break_hints", "dynamo"),
+        (r"^if device_handled\[\"set_device\"\]|^elif self.value in device_handled\[\"current_stream\"\]",
+         "streams"),
+    ]),
+    "torch/_dynamo/variables/user_defined.py": ("dynamo", [
+        (r"(?s)device_context_classes|_call_device_context_class|^var_args,$", "streams")]),
+    "torch/_dynamo/*": "dynamo",
+    # ------------------------------------------------------------- Inductor
+    "torch/_inductor/codegen/common.py": ("inductor-identity", [
+        (r"^import warnings$", "discovery"),
+        (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
+         r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
+         r"^device_op_overrides_lock|def aten_device_type|"
+         r"^if not isinstance\(device_op_overrides, DeviceOpOverrides\)|^from \. import \(|"
+         r"^with device_op_overrides_lock|^_device_op_overrides_initialized = True|"
+         r"^overrides = _find_device_op_overrides|def _find_device_op_overrides|"
+         r"^return device_op_overrides_dict.get", "aten"),
+        (r"def (get_cpp_torch_device_options|uses_gpu_cpp_wrapper|_uses_gpu_cpp_wrapper)|"
+         r"^The C\+\+ type of a raw stream", "cpp"),
+        (r"def (current_device_idx_expr|kernel_call_guard)", "streams"),
+        (r"^(ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
+         r"HALF_PRECISION_FFT) = auto", "features"),
+        (r"^init_backend_registration\(\(device,\)\)|def _init_builtin_backend_registration|"
+         r"^-private_backend|^device_backend_loaders|^BACKEND_ENTRY_POINT_GROUP|"
+         r"def (register_device_backend_loader|_backend_load_error|_warn_backend_load_failure|"
+         r"_entry_point_loader|_device_module_loader|_find_device_backend_loader|"
+         r"_backend_probe_key|_loading_in_this_thread|_load_device_backend|"
+         r"missing_backend_message|init_backend_registration)|^finally:$", "discovery"),
+        (r"def (get_compile_option_owner|_resolve_compile_option_owner|patch_compile_options)",
+         "options"),
+        (r"def load_backends_in_subprocess", "subprocess"),
+    ]),
+    "torch/_inductor/utils.py": ("inductor-identity", [
+        (r"def graph_device_types|^common.init_backend_registration", "discovery"),
+        (r"def _device_backend_features", "features"),
+    ]),
+    "torch/_inductor/graph.py": ("policy", [
+        (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
+        (r"^missing_backend_message,|^get_all_devices,|^init_backend_registration|"
+         r"^if wrapper_code_gen_cls is None", "discovery"),
+        (r"^if user.target in needs_realized_inputs", "policy-config"),
+    ]),
+    "torch/_inductor/scheduler.py": ("inductor-identity", [
+        (r"^if self._multi_stream_nodes|def _check_side_streams_in_cpp_wrapper|def _num_streams|"
+         r"^self._num_streams\(\)|^elif node.is_extern\(\)|^self.get_backend\(self.current_device\).flush|"
+         r"^-# Compute num_streams|^self._codegen_stream_info_without_device_guard\(\)", "streams"),
+        (r"(?s)self._has_multi_stream_nodes\(\)\n\s+and not is_gpu", "streams"),
+        (r"^init_backend_registration\(\(device,\)\)|^from \.codegen\.common import \($",
+         "discovery"),
+    ]),
+    "torch/_inductor/compile_fx.py": ("policy", [
+        (r"^graph_device_types,|^devices = get_all_devices|^for device in devices$", "discovery"),
+        (r"def _pin_devices_selected_in_graph|^if isinstance\(model_, GraphModule\):", "streams"),
+        (r"^from \.codegen\.common import \($|^with patch_compile_options|"
+         r"^inner_compile=patch_compile_options|^with \($|^_user_config_patches|"
+         r"def _set_context_var", "options"),
+        (r"def (_device_config_scope|_with_device_config|"
+         r"_device_config_patches)|^device_config = |^_device_config_scope\(device_config\)|"
+         r"^# The Inductor options of the graph", "policy-config"),
+        (r"^import contextvars|^from collections.abc import Callable, Generator, Mapping", "options"),
+    ]),
+    "torch/_inductor/cpp_builder.py": "cpp",
+    "torch/_inductor/codegen/cpp_utils.py": "aten",
+    "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
+    "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
+    "torch/_inductor/codegen/cpp.py": "cpp",
+    "torch/_inductor/codegen/cpu_device_op_overrides.py": "aten",
+    "torch/_inductor/codegen/cuda/device_op_overrides.py": ("cpp", [
+        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "streams")]),
+    "torch/_inductor/codegen/xpu/device_op_overrides.py": ("cpp", [
+        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "streams")]),
+    "torch/_inductor/codegen/mps_device_op_overrides.py": "aten",
+    "torch/_inductor/codegen/triton.py": "triton",
+    "torch/_inductor/codegen/wrapper.py": ("streams", [
+        (r"^_uses_gpu_cpp_wrapper,|^if not triton and not _uses_gpu_cpp_wrapper", "cpp")]),
+    "torch/_inductor/async_compile.py": "cpp",
+    "torch/_inductor/autotune_process.py": ("identity", [
+        (r"^AUTOTUNE_DEVICE_BACKENDS_ENV|^if devices := os.environ.get|"
+         r"^if \(gpu_type := get_gpu_type\(\)\) not in", "subprocess")]),
+    "torch/_inductor/codecache.py": ("cpp", [
+        (r"def (_device_interfaces_system_info|_get_cuda_system|_on_device_registry_change)\(|"
+         r"^device_interfaces: NotRequired|^The identity of this system", "identity"),
+        (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "discovery"),
+    ]),
+    "torch/_inductor/compile_fx_ext.py": "subprocess",
+    "torch/_inductor/device_operator_policy.py": ("policy", [
+        (r"^_UNSAMPLED = ", "policy"),
+        (r"^(config_defaults|custom_passes|fake_overrides|realized_input_ops):|"
+         r"^self\._freeze_device_extensions\(where\)$|"
+         r"def (_freeze_device_extensions|_check_config_defaults|_check_custom_passes|"
+         r"_device_extension_cache_key_entries|config_patches|realizes_inputs|_as_iterable)\(|"
+         r"^\+ self\._device_extension_cache_key_entries|"
+         r"^and dict\(self\.(config_defaults|custom_passes|fake_overrides)\)|"
+         r"^and self\.realized_input_ops|^\"CUSTOM_PASS_STAGES\",$|"
+         r"^_REALIZE = |^CUSTOM_PASS_STAGES|^_NOT_DEFAULTABLE_PREFIXES|"
+         r"^from torch\._subclasses import fake_tensor$|^for op, impl in policy\.fake_overrides|"
+         r"^if policy\.fake_overrides:", "policy-config"),
+    ]),
+    "torch/_inductor/fx_passes/freezing_patterns.py": "device-lists",
+    "torch/_inductor/fx_passes/post_grad.py": "features",
+    "torch/_inductor/ir.py": "inductor-identity",
+    "torch/_inductor/runtime/benchmarking.py": "device-lists",
+    "torch/_inductor/runtime/hints.py": "inductor-identity",
+    "torch/_inductor/runtime/triton_helpers.py": "triton",
+    "torch/_inductor/runtime/triton_heuristics.py": "triton",
+    "torch/_functorch/_aot_autograd/autograd_cache.py": "policy",
+    "torch/_subclasses/fake_tensor.py": "policy-config",
+    "torch/_refs/fft.py": "features",
+    "torch/optim/optimizer.py": "features",
+    "torch/utils/_foreach_utils.py": "features",
+    "torch/utils/_content_store.py": "device-lists",
+    "torch/utils/_triton.py": ("inductor-identity", [
+        (r"def (triton_backend|triton_hash_with_backend|triton_interpret|triton_driver|"
+         r"get_triton_backend_name|_triton_interpreter_hash|triton_hash_for_device)|"
+         r"^if backend_name is None:|^backend = triton_backend\(backend_name\)", "triton"),
+        (r"TMA|tma", "device-lists"),
+    ]),
+    "torch/utils/backend_registration.py": "registry",
+    "torch/__init__.py": "options",
+    # ----------------------------------------------------------------- tests
+    "test/conftest.py": _FAKE,
+    "test/inductor/extension_backends/operator_policy.py": "policy",
+    "test/inductor/extension_backends/triton*": "triton",
+    "test/inductor/extension_backends/site-triton*": "triton",
+    "test/inductor/extension_backends/site/*": "discovery",
+    "test/inductor/extension_backends/testing.py": (_FAKE, [
+        (r"^init_backend_registration\(\(\)\)", "discovery")]),
+    "test/inductor/extension_backends/*": _FAKE,
+    "test/inductor/compat_backends/*": "fake-device",
+    "test/dynamo/test_device_interface_registry.py": ("registry", [
+        (r"def test_(visible_devices_env|cache_system_info_and_cpp_device_options_default_to_none|"
+         r"present)\(|^class StockTwinTest", "identity"),
+        (r"def test_backend_features\(", "features"),
+        (r"def test_dynamo_class_attributes\(", "dynamo"),
+        (r"def test_discovery_is_not_retried_on_every_lookup\(|^class LazyDiscoveryTest", "discovery"),
+        (r"def test_(first_compile_finds_the_convention_interface|convention_module_is_adopted)\(",
+         "identity"),
+    ]),
+    "test/dynamo/test_privateuse1_tracing.py": ("dynamo", [
+        (r"def test_(synchronize|exchange_device|get_device_module|current_stream|"
+         r"current_stream_id_is_guarded)\(|"
+         r"^class TraceRulesTests|^register_device_trace_rules,$",
+         "dynamo-functions"),
+        (r"def test_(set_device|set_device_under_inductor|factories_after_set_device_under_inductor|"
+         r"device_context|plain_stream_input|accelerator_current_stream|tables_follow_the_registry|"
+         r"late_registration_in_fresh_process)\(|^class StreamEventTests",
+         "streams"),
+    ]),
+    "test/inductor/test_privateuse1_identity.py": ("inductor-identity", [
+        (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "streams")]),
+    "test/inductor/test_registry_derived_answers.py": "options",
+    "test/inductor/test_backend_discovery.py": ("discovery", [
+        (r"^get_compile_option_owner,$|^class (CompileOptionTests|UnregisteredDeviceOptionTests)",
+         "options"),
+        (r"^class (CompileSubprocessTests|AutotuneSubprocessTests)", "subprocess"),
+        (r"^class DynamoDiscoveryTests", "dynamo-functions"),
+    ]),
+    "test/inductor/test_cpp_device_options.py": "cpp",
+    "test/inductor/test_cpp_wrapper_device.py": ("cpp", [
+        (r"def test_side_stream_is_refused_before_codegen\(", "streams"),
+        (r"def test_(identical_kernels_of_cpu_and_device_are_not_shared|"
+         r"build_options_reach_the_compiler)\(", "discovery"),
+    ]),
+    "test/inductor/test_aten_device_type.py": "aten",
+    "test/inductor/test_autotune_visible_devices.py": "identity",
+    "test/inductor/test_cache_system_info.py": "identity",
+    "test/inductor/test_backend_features.py": "features",
+    "test/inductor/test_device_operator_policy.py": "policy",
+    "test/inductor/test_device_compile_config.py": "policy-config",
+    "test/inductor/test_remote_fx_graph_cache.py": "policy-config",
+    "test/inductor/test_device_list_predicates.py": "device-lists",
+    "test/inductor/test_triton_device.py": "triton",
+    "test/inductor/test_extension_backend.py": "fake-device",
+    "test/inductor/test_backend_compat.py": "fake-device",
+    "test/inductor/test_example_backend.py": "fake-device",
+    "test/inductor/test_registry_concurrency.py": "fake-device",
+    "test/inductor/test_upstream_names.py": "fake-device",
+    # ------------------------------------------------------------------ docs
+    "docs/examples/*": "fake-device",
+    "docs/backend_author_guide.md": ("registry", [
+        (r"^## The example backend", "fake-device"),
+        (r"^### Streams and events", "dynamo"),
+        (r"^### Framework capabilities", "features"),
+        (r"^## 4\. Inductor codegen backend", "cpp"),
+        (r"^### Code around each kernel call", "streams"),
+        (r"^### C\+\+ build options|^### C\+\+ wrapper", "cpp"),
+        (r"^### Other `DeviceOpOverrides` names", "aten"),
+        (r"^### Autotuning and cache identity", "identity"),
+        (r"^### Loading your backend on demand", "discovery"),
+        (r"^### Per-device compile options", "options"),
+        (r"^### Compile subprocesses", "subprocess"),
+        (r"^### Mistakes and what they tell you", "fake-device"),
+        (r"^## 5\. Dynamo tracing", "dynamo"),
+        (r"^## 6\. Device-scoped operator policy", "policy"),
+        (r"^### Per-device Inductor options|^### Fake \(meta\)|^### Ops that need realized|"
+         r"^### Device state in the cache keys", "policy-config"),
+        (r"^## 7\. Triton backends", "triton"),
+        (r"^## Known limits", "fake-device"),
+    ]),
+}
+
+ISOLATE: dict[str, list[str]] = {
+    "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
+    "torch/_inductor/device_operator_policy.py": [
+        r"^    (config_defaults|custom_passes|fake_overrides|realized_input_ops): ",
+        r"^\s+self\._freeze_device_extensions\(where\)$",
+        r"^\s+\+ self\._device_extension_cache_key_entries\(\)$",
+        r"^\s+and dict\(self\.(config_defaults|custom_passes|fake_overrides)\) ==",
+        r"^\s+and self\.realized_input_ops ==", r"^\s+\"CUSTOM_PASS_STAGES\",$",
+        r"^_UNSAMPLED = ", r"^\s+from torch\._subclasses import fake_tensor$",
+        r"^\s+for op, impl in policy\.fake_overrides\.items\(\):", r"^\s+if policy\.fake_overrides:",
+    ],
+    "test/dynamo/test_privateuse1_tracing.py": [r"^\s+register_device_trace_rules,$"],
+    "torch/_dynamo/trace_rules.py": [
+        r"^\s+global _interfaceless_runtime$", r"^\s+_interfaceless_runtime = ",
+        r"^\s+if rule is None and obj in _interfaceless_runtime:",
+    ],
+    "torch/_inductor/autotune_process.py": [r"^\s+if \(gpu_type := get_gpu_type\(\)\) not in"],
+    "torch/_inductor/codegen/wrapper.py": [r"^\s+_uses_gpu_cpp_wrapper,$"],
+    "test/inductor/test_backend_discovery.py": [r"^\s+get_compile_option_owner,$"],
+    "torch/_dynamo/device_interface.py": [
+        r"^\s+_maybe_discover_privateuse1_interface\(\)",
+        r"^\s+if device_type == torch._C._get_privateuse1_backend_name\(\):",
+    ],
+    "test/inductor/extension_backends/testing.py": [r"^\s+init_backend_registration\(\(\)\)"],
+    "torch/_inductor/codegen/common.py": [
+        r"^import (textwrap|threading|warnings)$",
+        r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
+        r"HALF_PRECISION_FFT) = auto",
+    ],
+    "torch/_inductor/utils.py": [r"^\s+common.init_backend_registration\(\(device_type,\)\)"],
+    "torch/_inductor/compile_fx.py": [
+        r"^\s+if isinstance\(model_, GraphModule\):", r"^\s+device_config = \($",
+        r"^\s+_device_config_scope\(device_config\),",
+    ],
+}
