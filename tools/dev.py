@@ -187,8 +187,8 @@ def cmd_check() -> int:
 
 def cmd_export_stack(dest: str) -> int:
     pristine = stock_install()
-    written = stack.export_stack(Path(dest), pristine)
     plan, files = stack.compute(pristine)
+    written = stack.export_stack(Path(dest), pristine, computed=(plan, files))
     stack.print_summary(plan, files)
     print(f"export: {len(written)} patches in {dest}")
     return 0

@@ -506,9 +506,11 @@ def _write_state(root: Path, files: list[StackedFile], k: int) -> None:
         path.write_text("".join(text))
 
 
-def export_stack(dest: Path, pristine: series.TorchInstall, repo: Path = REPO) -> list[Path]:
-    """Write the stack as ``git format-patch`` files into ``dest``; return them."""
-    plan, files = compute(pristine, repo)
+def export_stack(dest: Path, pristine: series.TorchInstall, repo: Path = REPO,
+                 computed: tuple[object, list[StackedFile]] | None = None) -> list[Path]:
+    """Write the stack as ``git format-patch`` files into ``dest``; return them.
+    ``computed`` is what :func:`compute` returned, if the caller has it."""
+    plan, files = computed or compute(pristine, repo)
     for k, _ in enumerate(plan.PATCHES):
         if not any(u.patch == k for f in files for c in f.changes for u in c.units):
             raise SeriesError(f"patch {plan.PATCHES[k].name!r} of tools/stack_plan.py is empty")
@@ -620,7 +622,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     installed = series.locate_torch(str(python)).site / "torch"
     work_root = repo / "build" / "stack"
     shutil.rmtree(work_root, ignore_errors=True)
-    patches = export_stack(work_root / "patches", pristine, repo)
+    patches = export_stack(work_root / "patches", pristine, repo, computed=(plan, files))
     tree = work_root / "tree"
     tree.mkdir(parents=True)
     _git(["init", "-q"], tree)
