@@ -17,9 +17,7 @@ specialized implementations for each hardware backend's unique features.
 The registry (``device_interfaces``) maps a device type name to its interface.
 The built-in types (``_BUILTIN_DEVICE_INIT_LIST``) are registered lazily by
 ``init_device_reg()`` on first lookup; an out-of-tree backend renames
-PrivateUse1 and either calls ``register_interface_for_device_PrivateUse1()`` or
-is discovered lazily (see ``_discover_privateuse1_interface``), so that
-importing the backend's package does not need to import ``torch._dynamo``.
+PrivateUse1 and calls ``register_interface_for_device_PrivateUse1()``.
 
 Every registration increments ``_registry_generation`` and then, outside the
 registry lock, calls the callbacks subscribed with
@@ -27,9 +25,7 @@ registry lock, calls the callbacks subscribed with
 derived from the registry (``GPU_TYPES``, ``get_gpu_type()``, ``has_triton()``,
 device property caches, ...) subscribes, so registering after
 ``torch._inductor`` was imported, or after a first compile, takes effect on the
-next compile.  Consumers query optional capabilities through
-``_safe_probe()``, which treats a broken out-of-tree interface as lacking the
-capability (and logs it once) instead of failing the compile.
+next compile.
 """
 
 import importlib
@@ -1165,6 +1161,7 @@ _device_registry_lock = threading.Lock()
 # Incremented by every change of the registry, see _notify_registry_change().
 _registry_generation: int = 0
 _registry_change_callbacks: list[Callable[[], None]] = []
+
 # (PrivateUse1 name, registry generation, torch.<name> module) of the last
 # discovery attempt: lookups retry discovery only when one of them changed.
 _privateuse1_discovery_key: tuple[str, int, Any] | None = None
@@ -1178,6 +1175,8 @@ _privateuse1_loader_key: tuple[str, int, Any] | None = None
 _privateuse1_discovering = threading.local()
 # Failures already reported, so that each is reported once per process.
 _discovery_warned: set[tuple[str, str]] = set()
+
+# (interface, method) of the broken answers _safe_probe() has logged.
 _safe_probe_warned: set[tuple[Any, str]] = set()
 
 
@@ -1702,7 +1701,8 @@ def _safe_probe(
     """
     Returns `device_interface.<method>(*args, **kwargs)` for a capability query
     that must not fail (probes are total), or `default` when the answer
-    is absent or broken.
+    is absent or broken: a broken out-of-tree interface counts as lacking the
+    capability instead of failing the compile.
 
     A `NotImplementedError` from `DeviceInterface`'s own default means "absent"
     and is silent. Any other exception (an override that raises, a missing
