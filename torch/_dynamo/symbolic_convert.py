@@ -5361,8 +5361,8 @@ class InstructionTranslator(InstructionTranslatorBase):
             logging.INFO,
             f"torchdynamo start tracing {f_code.co_name} {code_options['co_filename']}:{code_options['co_firstlineno']}",
         )
-        # Dynamo's device tables, derived again if the device registry changed
-        # (which publishes the device-properties types of new devices).
+        # Dynamo's device tables, derived again if the device registry changed,
+        # so that what they publish for new devices is in place while tracing.
         _device_tables()
         super().__init__(
             output=OutputGraph(

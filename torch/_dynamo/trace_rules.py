@@ -3346,8 +3346,8 @@ def _device_tables() -> _DeviceTables:
         tables = _derive_device_tables(name)
         tables_by_name[None if name != "privateuseone" else name] = tables
         if tables_by_name is _device_tables_by_name:
-            # Still current: publish the constant types Dynamo's builders read,
-            # and the constant-fold functions its torch function calls read.
+            # Still current: publish what Dynamo's builders and its torch
+            # function calls read.
             from .variables.torch import _publish_device_constant_fold_functions
 
             _publish_device_constant_types(tables.constant_types)
