@@ -166,35 +166,6 @@ class DeviceOperatorPolicy:
             lowers the op's nodes on this device (same contract as a
             ``register_lowering`` function; returning ``None`` defers to the
             default lowering); :data:`Fallback` makes them eager fallbacks.
-        config_defaults: ``option name -> value`` for core Inductor options
-            (``"size_asserts"``, ``"triton.max_tiles"``): the value a compile
-            on this device uses for an option the user has not set (by
-            ``torch.compile(options=...)``, ``config.patch``, an assignment or
-            an environment variable), which wins.  The value must have the
-            option's type; values enter the cache key by ``repr``.
-        custom_passes: ``stage -> CustomGraphPass or sequence of them``, the
-            stage one of :data:`CUSTOM_PASS_STAGES`.  The passes run on this
-            device's graphs only, ahead of the user's passes for that stage.
-            Each must be a ``torch._inductor.custom_graph_pass.CustomGraphPass``
-            whose ``uuid()`` is not None: the uuid is the pass's identity in
-            the cache keys.
-        fake_overrides: ``OpOverload -> callable``: the op's fake (meta)
-            implementation for calls whose first fake tensor argument is on
-            this device, in every ``FakeTensorMode`` (Dynamo, AOTAutograd and
-            Inductor tracing), ahead of the ``torch._decomp`` decomposition
-            and the meta kernel other devices use.  It is called with the
-            op's arguments inside the fake mode and returns fake tensors, like
-            a ``torch.library.register_fake`` function.  Calls it serves are
-            not memoized in the fake tensor dispatch cache.
-        realized_input_ops: ``OpOverload``s whose nodes on this device have
-            their inputs realized, as ``add_needs_realized_inputs`` does for
-            every device.
-        cache_key_fields: a callable taking no arguments, or None.  Called
-            once per compile on this device, before the cache lookups; the
-            ``repr`` of what it returns enters the AOTAutograd and FX graph
-            cache keys of that compile.  For device state that changes what
-            a compile produces (a determinism level, a runtime mode); the
-            repr must be the same in every process for the same state.
 
     The mappings are copied and frozen.  Validation happens here, before the
     policy can reach a registry: every :data:`Exclude` needs a lowering or
@@ -209,12 +180,38 @@ class DeviceOperatorPolicy:
     lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
         dataclasses.field(default_factory=dict)
     )
+    #: ``option name -> value`` for core Inductor options (``"size_asserts"``,
+    #: ``"triton.max_tiles"``): the value a compile on this device uses for an
+    #: option the user has not set (by ``torch.compile(options=...)``,
+    #: ``config.patch``, an assignment or an environment variable), which wins.
+    #: The value must have the option's type; values enter the cache key by
+    #: ``repr``.
     config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: ``stage -> CustomGraphPass or sequence of them``, the stage one of
+    #: :data:`CUSTOM_PASS_STAGES`.  The passes run on this device's graphs
+    #: only, ahead of the user's passes for that stage.  Each must be a
+    #: ``torch._inductor.custom_graph_pass.CustomGraphPass`` whose ``uuid()``
+    #: is not None: the uuid is the pass's identity in the cache keys.
     custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: ``OpOverload -> callable``: the op's fake (meta) implementation for calls
+    #: whose first fake tensor argument is on this device, in every
+    #: ``FakeTensorMode`` (Dynamo, AOTAutograd and Inductor tracing), ahead of
+    #: the ``torch._decomp`` decomposition and the meta kernel other devices
+    #: use.  It is called with the op's arguments inside the fake mode and
+    #: returns fake tensors, like a ``torch.library.register_fake`` function.
+    #: Calls it serves are not memoized in the fake tensor dispatch cache.
     fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
         default_factory=dict
     )
+    #: ``OpOverload``s whose nodes on this device have their inputs realized,
+    #: as ``add_needs_realized_inputs`` does for every device.
     realized_input_ops: Iterable[OpOverload] = frozenset()
+    #: A callable taking no arguments, or None.  Called once per compile on
+    #: this device, before the cache lookups; the ``repr`` of what it returns
+    #: enters the AOTAutograd and FX graph cache keys of that compile.  For
+    #: device state that changes what a compile produces (a determinism
+    #: level, a runtime mode); the repr must be the same in every process for
+    #: the same state.
     cache_key_fields: Callable[[], object] | None = None
     # Computed once in __post_init__; see cache_key.
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
@@ -239,16 +236,12 @@ class DeviceOperatorPolicy:
         )
         object.__setattr__(self, "lowering_overrides", types.MappingProxyType(lowerings))
         self._freeze_device_extensions(where)
-        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
-            raise DeviceOperatorPolicyError(
-                f"{where}: cache_key_fields must be a callable taking no "
-                f"arguments or None, got {self.cache_key_fields!r}"
-            )
         object.__setattr__(self, "_cache_key", self._compute_cache_key())
 
     def _freeze_device_extensions(self, where: str) -> None:
         """Check and freeze the Inductor options, graph passes, fake
-        implementations and realized-input ops of the policy."""
+        implementations and realized-input ops of the policy, and check its
+        cache key fields."""
         object.__setattr__(
             self,
             "config_defaults",
@@ -278,6 +271,11 @@ class DeviceOperatorPolicy:
                 )
             ),
         )
+        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
+            raise DeviceOperatorPolicyError(
+                f"{where}: cache_key_fields must be a callable taking no "
+                f"arguments or None, got {self.cache_key_fields!r}"
+            )
 
     def _check_decompositions_and_lowerings(
         self, where: str
@@ -430,8 +428,6 @@ class DeviceOperatorPolicy:
              for op, r in self.decomposition_overrides.items()]
             + [f"lowering {op} {_rule_name(r)}"
                for op, r in self.lowering_overrides.items()]
-            + ([f"fields {_rule_name(self.cache_key_fields)}"]
-               if self.cache_key_fields is not None else [])
             + self._device_extension_cache_key_entries()
         )
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
@@ -439,7 +435,8 @@ class DeviceOperatorPolicy:
 
     def _device_extension_cache_key_entries(self) -> list[str]:
         """The cache key entries of what :meth:`_freeze_device_extensions`
-        checked; custom passes enter by their ``uuid()``."""
+        checked; custom passes enter by their ``uuid()``, the cache key fields
+        callable by its name."""
         return (
             [f"realize {op}" for op in self.realized_input_ops]
             + [f"fake {op} {_rule_name(r)}" for op, r in self.fake_overrides.items()]
@@ -447,6 +444,8 @@ class DeviceOperatorPolicy:
             + [f"pass {stage} {i} {p.uuid()!r}"
                for stage, ps in self.custom_passes.items()
                for i, p in enumerate(ps)]
+            + ([f"fields {_rule_name(self.cache_key_fields)}"]
+               if self.cache_key_fields is not None else [])
         )
 
     @property
@@ -742,7 +741,12 @@ class PolicyDecompTable:
         policy = self.operator_policy
         return (
             _resolve_policy_decomp_table,
-            (policy.device_type, policy.cache_key, self.base, self.cache_key_fields),
+            (
+                policy.device_type,
+                policy.cache_key,
+                self.base,
+                self.cache_key_fields,
+            ),
         )
 
 
@@ -763,7 +767,11 @@ def _resolve_policy_decomp_table(
             "register_device_operator_policy call) in this process before it "
             "compiles"
         )
-    return PolicyDecompTable(policy, base, cache_key_fields)
+    return PolicyDecompTable(
+        policy,
+        base,
+        cache_key_fields,
+    )
 
 
 def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:
