@@ -561,6 +561,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_remote_fx_graph_cache.py": "policy-config",
     "test/inductor/test_device_list_predicates.py": "device-lists",
     "test/inductor/test_triton_device.py": "triton",
+    "test/inductor/test_kernel_call_guard.py": "inductor-streams",
     "test/inductor/test_extension_backend.py": "fake-device",
     "test/inductor/test_backend_compat.py": "fake-device",
     "test/inductor/test_example_backend.py": "fake-device",
