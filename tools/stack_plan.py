@@ -195,7 +195,7 @@ expression of its current index.
 Found by a backend author trial on the fake device: each of these failed with a
 runtime error, or used the compile-time device, on an out-of-tree device.
 """,
-        RFC2,
+        RFC3,
     ),
     Patch(
         "options",
