@@ -128,12 +128,11 @@ keeps eager import light and makes `torch.compile` find the backend by itself.
         "[dynamo] Derive Dynamo's device tables from the registry",
         """
 Dynamo's lookup tables (in-graph classes, trace rules, constant folding,
-autocast classes, stream and event classes, constant types) now include the
-runtime of every registered out-of-tree device, derived once per registry change.
-`register_device_trace_rules()` is the public entry for what cannot be derived;
-`DeviceInterface.dynamo_tensor_classes` and the constant-fold slots declare the
-rest. A device call whose device has no interface graph-breaks with a message
-that names the fix.
+autocast classes, stream and event classes) now include the runtime of every
+registered out-of-tree device, derived once per registry change from its
+interface (`Stream`, `Event`, `DeviceInterface.dynamo_tensor_classes`, the
+constant-fold slots) and its device module, with defaults for the module's
+functions.
 """,
         """
 Dynamo's six lookup tables hardcode cuda and xpu: tracing `torch.acc.synchronize()`
@@ -528,7 +527,8 @@ FILES: dict[str, object] = {
     ]),
     "test/dynamo/test_privateuse1_tracing.py": ("dynamo", [
         (r"def test_(synchronize|exchange_device|get_device_module|current_stream|"
-         r"current_stream_id_is_guarded)\(|"
+         r"current_stream_id_is_guarded|get_device_properties|"
+         r"properties_type_follows_availability)\(|"
          r"^class TraceRulesTests|^register_device_trace_rules,$",
          "dynamo-functions"),
         (r"def test_(set_device|plain_stream_input|accelerator_current_stream|"
@@ -583,6 +583,8 @@ FILES: dict[str, object] = {
         (r"^### Compile subprocesses", "subprocess"),
         (r"^### Mistakes and what they tell you", "fake-device"),
         (r"^## 5\. Dynamo tracing", "dynamo"),
+        (r"^### Your own runtime functions", "dynamo-functions"),
+        (r"^### Device selection and streams", "streams"),
         (r"^## 6\. Device-scoped operator policy", "policy"),
         (r"^### Per-device Inductor options|^### Fake \(meta\)|^### Ops that need realized|"
          r"^### Device state in the cache keys", "policy-config"),
