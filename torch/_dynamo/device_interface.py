@@ -444,7 +444,7 @@ class DeviceInterface:
     #: result Dynamo constant-folds while tracing, without a guard: their value
     #: must not change during the process. Default: none; the device module's
     #: `is_available`, `device_count` and `get_device_properties` are folded
-    #: anyway (see `torch._dynamo.trace_rules.register_device_trace_rules`).
+    #: anyway (see `torch._dynamo.trace_rules._DEVICE_MODULE_DEFAULT_RULES`).
     #: Example: `dynamo_constant_fold_fns = (torch.acc._C.device_count,)`.
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
     #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the value of a

@@ -3086,19 +3086,17 @@ The rules above name torch's own functions. An out-of-tree device's runtime
 (its device module `torch.<name>` and its `DeviceInterface`) gets its rules from
 the device registry instead, in this order of precedence:
 
-1. `register_device_trace_rules(name, ...)`, called by the backend;
-2. its interface's `dynamo_constant_fold_fns` and
+1. its interface's `dynamo_constant_fold_fns` and
    `dynamo_constant_fold_fns_need_guards` slots;
-3. the functions Dynamo handles itself (`_DEVICE_HANDLED_FUNCTIONS`);
-4. defaults for the device module (`_DEVICE_MODULE_DEFAULT_RULES`).
+2. the functions Dynamo handles itself (`_DEVICE_HANDLED_FUNCTIONS`);
+3. defaults for the device module (`_DEVICE_MODULE_DEFAULT_RULES`).
 
 A function that has a rule above keeps it. The derived tables (`_device_tables()`)
-are dropped on every change of the device registry and on every call of
-`register_device_trace_rules()`, so registering a device or its rules after a
-first compile takes effect on the next compile.
+are dropped on every change of the device registry, so registering a device
+after a first compile takes effect on the next compile.
 """
 
-# The rule kinds of register_device_trace_rules(), with the variable each maps to.
+# The kinds of rule of a device's runtime functions, with the variable each maps to.
 _DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
     "in_graph": TorchInGraphFunctionVariable,
     "skip": SkipFunctionVariable,
@@ -3107,7 +3105,8 @@ _DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
 }
 
 # The rules from register_device_trace_rules(): device type -> {function: kind}.
-# A call replaces the inner dict of its device, never mutates it.
+# They take precedence over the interface slots, the handled functions and the
+# defaults. A call replaces the inner dict of its device, never mutates it.
 _device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
 
 # Defaults for the device module `torch.<name>` of a registered out-of-tree
@@ -3545,7 +3544,6 @@ def _device_properties_types(
 
 @_register_registry_change_callback
 def _on_device_registry_change() -> None:
-    # Also called by register_device_trace_rules().
     global _device_tables_by_name
     _device_tables_by_name = {}
 
@@ -4762,7 +4760,7 @@ def _lookup_inner(
             rule = _rule_after_loading_interface(obj)
         if rule is not None:
             if reasons is not None:
-                reasons.add("device trace rules (register_device_trace_rules)")
+                reasons.add("device trace rules")
             return rule
     elif name is not None and filename is not None and not is_direct_call:
         if name.startswith(TORCH_DYNAMO_RESUME_IN_PREFIX):
