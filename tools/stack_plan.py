@@ -72,9 +72,9 @@ and `triton_supported_devices` are the first things every vendor patches.
 `cpp_utils.device_to_aten()` asks the device's `DeviceOpOverrides.aten_device_type()`
 (default `at::kPrivateUse1`) instead of the mutable `DEVICE_TO_ATEN` table, with
 errors in upstream's words for a missing or malformed answer. Adds the
-`DeviceOpOverrides` names upstream uses (`DeviceIdx`, `NoOpDeviceOpOverrides`,
-`device_op_overrides_lock`, `cpp_kernel_launch_supports_pdl`) and validates
-registrations.
+`DeviceOpOverrides` names upstream uses (`DeviceIdx`, `current_device_idx_expr`,
+`NoOpDeviceOpOverrides`, `device_op_overrides_lock`,
+`cpp_kernel_launch_supports_pdl`) and validates registrations.
 """,
         """
 An out-of-tree device has no entry in `DEVICE_TO_ATEN`, so the C++ wrapper fails
@@ -103,25 +103,42 @@ device name.
         f"item 3 of {RFC3}",
     ),
     Patch(
+        "loaders",
+        "[inductor] Load the Inductor backend of an out-of-tree device on demand",
+        """
+The first compile that needs an out-of-tree device loads its Inductor backend:
+from `register_device_backend_loader()`, a `torch_inductor_backends` entry
+point, a `torch.<name>._inductor_backend_init()` hook, or the device module's
+`Scheduling` and wrapper classes. One loader rule: success is cached, a loader
+that registered nothing is retried by the next compile, and a loader that
+raises fails that compile with an error naming the device and the loader. No
+lock is held while backend code runs.
+""",
+        """
+Vendors register their Inductor backend eagerly at import (slow, and it imports
+Inductor into every eager user) or patch `init_backend_registration`. Loading
+on demand keeps eager import light and makes `torch.compile` find the backend
+by itself.
+""",
+        f"item 1 of {RFC3}",
+    ),
+    Patch(
         "discovery",
-        "[inductor] Discover PrivateUse1 interfaces and Inductor backends on demand",
+        "[dynamo] Discover the PrivateUse1 device interface on first lookup",
         """
 A PrivateUse1 backend no longer has to import `torch._dynamo` at its own import
-time. Its `DeviceInterface` is discovered on first lookup (a
-`torch.<name>._dynamo_device_interface()` hook, or the convention module
-`torch_<name>._dynamo.device_interface`), and its Inductor backend is loaded on
-first compile from `register_device_backend_loader()`, a
-`torch_inductor_backends` entry point or a `torch.<name>._inductor_backend_init()`
-hook. One loader rule: success is cached, a loader that registered nothing is
-retried by the next compile, and a loader that raises fails that compile with an
-error naming the device and the loader. No lock is held while backend code runs.
+time: its `DeviceInterface` is found on first lookup, from the device module's
+`torch.<name>.get_device_interface()` hook or the convention module
+`torch_<name>._dynamo.device_interface`, whose class need not inherit from
+torch's. A compile that still finds none runs the device's Inductor backend
+loader, which may register it. Broken hooks warn once, in upstream's words, and
+are skipped; discovery is retried after a registry change, not on every lookup.
 """,
         """
-Vendors register eagerly at import (slow, and it imports Dynamo and Inductor
-into every eager user) or patch `init_backend_registration`. Lazy discovery
-keeps eager import light and makes `torch.compile` find the backend by itself.
+Registering the interface eagerly imports Dynamo into every eager user of the
+backend's package; lazy discovery keeps eager import light.
 """,
-        f"{RFC_LAZY} Backend discovery is item 1 of {RFC3}",
+        RFC_LAZY,
     ),
     Patch(
         "dynamo",
@@ -186,9 +203,8 @@ What Inductor generates for an out-of-tree device once Dynamo traces its
 streams and device selection: a `set_device(i)` traced into the graph pins the
 factories that follow to index `i`; side streams of a device that is not
 GPU-class are bound before the first kernel, and `cpp_wrapper` refuses them
-before codegen; `DeviceOpOverrides.kernel_call_guard()` lets a device wrap each
-kernel call in the generated Python, and `current_device_idx_expr()` names the
-expression of its current index.
+before codegen; and `DeviceOpOverrides.kernel_call_guard()` lets a device wrap
+each kernel call in the generated Python.
 """,
         """
 Found by a backend author trial on the fake device: each of these failed with a
@@ -369,6 +385,9 @@ FILES: dict[str, object] = {
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
         (r"^(constant_types: frozenset|constant_types=_device_properties_types|"
          r"_publish_device_constant_types)|def _device_properties_types\(", "dynamo-functions"),
+        (r"^_device_trace_rules: |def _add_trace_rules_of_all_devices\(|"
+         r"^_add_trace_rules_of_all_devices\(kinds|^device_kinds\.update\(_device_trace_rules",
+         "dynamo-functions"),
     ]),
     "torch/_dynamo/variables/functions.py": "dynamo-functions",
     "torch/_dynamo/variables/torch.py": ("dynamo-functions", [
@@ -390,7 +409,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
-        (r"^import warnings$", "discovery"),
+        (r"^import warnings$", "loaders"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
          r"^device_op_overrides_lock|def aten_device_type|"
@@ -400,7 +419,8 @@ FILES: dict[str, object] = {
          r"^return device_op_overrides_dict.get", "aten"),
         (r"def (get_cpp_torch_device_options|uses_gpu_cpp_wrapper|_uses_gpu_cpp_wrapper)|"
          r"^The C\+\+ type of a raw stream", "cpp"),
-        (r"def (current_device_idx_expr|kernel_call_guard)", "inductor-streams"),
+        (r"def kernel_call_guard", "inductor-streams"),
+        (r"def current_device_idx_expr", "aten"),
         (r"^(ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
          r"HALF_PRECISION_FFT) = auto", "features"),
         (r"^init_backend_registration\(\(device,\)\)|def _init_builtin_backend_registration|"
@@ -408,19 +428,19 @@ FILES: dict[str, object] = {
          r"def (register_device_backend_loader|_backend_load_error|_warn_backend_load_failure|"
          r"_entry_point_loader|_device_module_loader|_find_device_backend_loader|"
          r"_backend_probe_key|_loading_in_this_thread|_load_device_backend|"
-         r"missing_backend_message|init_backend_registration)|^finally:$", "discovery"),
+         r"missing_backend_message|init_backend_registration)|^finally:$", "loaders"),
         (r"def (get_compile_option_owner|_resolve_compile_option_owner|patch_compile_options)",
          "options"),
         (r"def load_backends_in_subprocess", "subprocess"),
     ]),
     "torch/_inductor/utils.py": ("inductor-identity", [
-        (r"def graph_device_types|^common.init_backend_registration", "discovery"),
+        (r"def graph_device_types|^common.init_backend_registration", "loaders"),
         (r"def _device_backend_features", "features"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
         (r"^missing_backend_message,|^get_all_devices,|^init_backend_registration|"
-         r"^if wrapper_code_gen_cls is None", "discovery"),
+         r"^if wrapper_code_gen_cls is None", "loaders"),
         (r"^if user.target in needs_realized_inputs", "policy-config"),
     ]),
     "torch/_inductor/scheduler.py": ("inductor-identity", [
@@ -430,10 +450,10 @@ FILES: dict[str, object] = {
          "inductor-streams"),
         (r"(?s)self._has_multi_stream_nodes\(\)\n\s+and not is_gpu", "inductor-streams"),
         (r"^init_backend_registration\(\(device,\)\)|^from \.codegen\.common import \($",
-         "discovery"),
+         "loaders"),
     ]),
     "torch/_inductor/compile_fx.py": ("policy", [
-        (r"^graph_device_types,|^devices = get_all_devices|^for device in devices$", "discovery"),
+        (r"^graph_device_types,|^devices = get_all_devices|^for device in devices$", "loaders"),
         (r"def _pin_devices_selected_in_graph|^if isinstance\(model_, GraphModule\):",
          "inductor-streams"),
         (r"^from \.codegen\.common import \($|^with patch_compile_options|"
@@ -451,9 +471,9 @@ FILES: dict[str, object] = {
     "torch/_inductor/codegen/cpp.py": "cpp",
     "torch/_inductor/codegen/cpu_device_op_overrides.py": "aten",
     "torch/_inductor/codegen/cuda/device_op_overrides.py": ("cpp", [
-        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "inductor-streams")]),
+        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "aten")]),
     "torch/_inductor/codegen/xpu/device_op_overrides.py": ("cpp", [
-        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "inductor-streams")]),
+        (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "aten")]),
     "torch/_inductor/codegen/mps_device_op_overrides.py": "aten",
     "torch/_inductor/codegen/triton.py": "triton",
     "torch/_inductor/codegen/wrapper.py": ("inductor-streams", [
@@ -465,7 +485,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/codecache.py": ("cpp", [
         (r"def (_device_interfaces_system_info|_get_cuda_system|_on_device_registry_change)\(|"
          r"^device_interfaces: NotRequired|^The identity of this system", "identity"),
-        (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "discovery"),
+        (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "loaders"),
     ]),
     "torch/_inductor/compile_fx_ext.py": "subprocess",
     "torch/_inductor/device_operator_policy.py": ("policy", [
@@ -503,16 +523,16 @@ FILES: dict[str, object] = {
          r"^if backend_name is None:|^backend = triton_backend\(backend_name\)", "triton"),
         (r"TMA|tma", "device-lists"),
     ]),
-    "torch/utils/backend_registration.py": "registry",
+    "torch/utils/backend_registration.py": "discovery",
     "torch/__init__.py": "options",
     # ----------------------------------------------------------------- tests
     "test/conftest.py": _FAKE,
     "test/inductor/extension_backends/operator_policy.py": "policy",
     "test/inductor/extension_backends/triton*": "triton",
     "test/inductor/extension_backends/site-triton*": "triton",
-    "test/inductor/extension_backends/site/*": "discovery",
+    "test/inductor/extension_backends/site/*": "loaders",
     "test/inductor/extension_backends/testing.py": (_FAKE, [
-        (r"^init_backend_registration\(\(\)\)", "discovery")]),
+        (r"^init_backend_registration\(\(\)\)", "loaders")]),
     "test/inductor/extension_backends/*": _FAKE,
     "test/inductor/compat_backends/*": "fake-device",
     "test/dynamo/test_device_interface_registry.py": ("registry", [
@@ -540,7 +560,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_privateuse1_identity.py": ("inductor-identity", [
         (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "inductor-streams")]),
     "test/inductor/test_registry_derived_answers.py": "options",
-    "test/inductor/test_backend_discovery.py": ("discovery", [
+    "test/inductor/test_backend_discovery.py": ("loaders", [
         (r"^get_compile_option_owner,$|^class (CompileOptionTests|UnregisteredDeviceOptionTests)",
          "options"),
         (r"^class (CompileSubprocessTests|AutotuneSubprocessTests)", "subprocess"),
@@ -550,7 +570,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_cpp_wrapper_device.py": ("cpp", [
         (r"def test_side_stream_is_refused_before_codegen\(", "inductor-streams"),
         (r"def test_(identical_kernels_of_cpu_and_device_are_not_shared|"
-         r"build_options_reach_the_compiler)\(", "discovery"),
+         r"build_options_reach_the_compiler)\(", "loaders"),
     ]),
     "test/inductor/test_aten_device_type.py": "aten",
     "test/inductor/test_autotune_visible_devices.py": "identity",
@@ -578,7 +598,8 @@ FILES: dict[str, object] = {
         (r"^### C\+\+ build options|^### C\+\+ wrapper", "cpp"),
         (r"^### Other `DeviceOpOverrides` names", "aten"),
         (r"^### Autotuning and cache identity", "identity"),
-        (r"^### Loading your backend on demand", "discovery"),
+        (r"^### Loading your backend on demand", "loaders"),
+        (r"^### Lazy discovery", "discovery"),
         (r"^### Per-device compile options", "options"),
         (r"^### Compile subprocesses", "subprocess"),
         (r"^### Mistakes and what they tell you", "fake-device"),
@@ -614,6 +635,8 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+if rule is None and obj in _interfaceless_runtime:",
         r"^\s+constant_types: frozenset\[type\]$", r"^\s+constant_types=_device_properties_types\(",
         r"^\s+_publish_device_constant_types(\(tables\.constant_types\)|,)$",
+        r"^\s+_add_trace_rules_of_all_devices\(kinds, static_rules\)$",
+        r"^\s+device_kinds\.update\(_device_trace_rules\.get\(name, \{\}\)\)$",
     ],
     "torch/_inductor/autotune_process.py": [r"^\s+if \(gpu_type := get_gpu_type\(\)\) not in"],
     "torch/_functorch/_aot_autograd/autograd_cache.py": [
