@@ -199,9 +199,7 @@ class DeviceInterface:
         The caller should ensure the presence of the 'triton' package, and check
         `is_triton_capable()`, before calling this method.
 
-        Default: raises if the device is not Triton-capable, or if it names a
-        Triton backend (`triton_backend_name()`) that is not installed, unless
-        Triton's interpreter runs the kernels (`TRITON_INTERPRET=1`).
+        Default: raises if the device is not Triton-capable.
         """
         from torch._dynamo.exc import TritonUnavailableError
 
@@ -209,6 +207,9 @@ class DeviceInterface:
             raise TritonUnavailableError(
                 "This device is not capable of supporting Triton"
             )
+
+        # A device that names its Triton backend needs it installed, unless
+        # Triton's interpreter runs the kernels (TRITON_INTERPRET=1).
         backend_name = cls.triton_backend_name()
         if backend_name is not None:
             import triton.backends
