@@ -408,20 +408,13 @@ class DeviceInterface:
         `Scheduling` generates; they are answered by
         `Scheduling.get_backend_features()` and asked through
         `get_backend_features()` / `V.graph.has_feature()`, never here.
-        Framework members describe the device itself and are answered here:
-        `GPU` (GPU-class, see `is_gpu()`), `ONLINE_SOFTMAX`, `FOREACH_KERNELS`,
-        `FUSED_OPTIMIZER`, `CAPTURABLE_OPTIMIZER`, `HALF_PRECISION_FFT` (see
-        their comments). Inductor, `torch.optim` and `torch._refs` consult the
-        set through a probe (`torch._inductor.utils._backend_features_of_interface`):
-        an override that raises or returns something other than a set of
-        `BackendFeature` members declares nothing (logged once). It is
-        sampled when Inductor refreshes `GPU_TYPES` (every registry change),
-        per softmax pattern match, and, for the PrivateUse1 backend, once per
-        registry change by the optimizer and FFT device lists. Those lists
-        name the PrivateUse1 backend by default (foreach, fused and
-        capturable optimizers; not half-precision FFT): for a backend whose
-        interface does not override this method the default stands, and an
-        override decides, opting in or out member by member.
+        Framework members describe the device itself and are answered here,
+        `GPU` (GPU-class, see `is_gpu()`) among them; each member's comment says
+        what it declares and who asks. The set is read through a probe
+        (`torch._inductor.utils._backend_features_of_interface`): an override
+        that raises or returns something other than a set of `BackendFeature`
+        members declares nothing (logged once). It is sampled again after
+        every change of the device registry.
 
         Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set:
         no framework capability beyond being GPU-class. Every in-tree interface
