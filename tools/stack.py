@@ -541,6 +541,17 @@ def summary_rows(plan, files: list[StackedFile]) -> list[tuple[int, str, int, in
             for k, p in enumerate(plan.PATCHES)]
 
 
+def over_budget(plan, files: list[StackedFile]) -> list[str]:
+    """The patches that add more lines of code than the plan's
+    ``MAX_CODE_LINES`` (none without one), as problems."""
+    budget = getattr(plan, "MAX_CODE_LINES", None)
+    if budget is None:
+        return []
+    return [f"{name}: {code} added lines of code, over the budget of {budget} "
+            f"(MAX_CODE_LINES in tools/stack_plan.py); split the patch"
+            for _, name, code, *_ in summary_rows(plan, files) if code > budget]
+
+
 def print_summary(plan, files: list[StackedFile], out=sys.stdout) -> None:
     print(f"stack: {len(plan.PATCHES)} patches", file=out)
     print(f"  {'#':>2}  {'patch':28} {'+code':>6} {'+test':>6} {'+docs':>6} {'tests':>6}",
@@ -636,6 +647,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
         if (repo / name).exists():
             os.symlink(repo / name, tree / name)
     print_summary(plan, files)
+    problems += over_budget(plan, files)
     for k, patch_file in enumerate(patches):
         name = plan.PATCHES[k].name
         t0 = time.monotonic()

@@ -176,6 +176,20 @@ def g():
         with self.assertRaisesRegex(SeriesError, r"match nothing: \['nowhere'\]"):
             split("torch/m.py", BASE, FINAL, {"torch/m.py": ("a", [("nowhere", "b")])})
 
+    def test_over_budget(self):
+        f = split("torch/m.py", BASE, FINAL, {"torch/m.py": ("a", [(r"def setup", "b")])})
+        the_plan = plan({})
+        self.assertEqual(stack.over_budget(the_plan, [f]), [])
+        code = [stack.added_lines([f], k, "code") for k in range(3)]
+        self.assertGreater(code[0], code[1])
+        self.assertGreater(code[1], code[2])
+        the_plan.MAX_CODE_LINES = code[0]
+        self.assertEqual(stack.over_budget(the_plan, [f]), [])
+        the_plan.MAX_CODE_LINES = code[0] - 1
+        (problem,) = stack.over_budget(the_plan, [f])
+        self.assertRegex(problem, rf"^a: {code[0]} added lines of code, over the budget of "
+                                  rf"{code[0] - 1} \(MAX_CODE_LINES")
+
     def test_test_ids(self):
         final = ("class T(TestCase):\n    def test_a(self):\n        pass\n\n"
                  "    def test_b(self):\n        pass\n\n\ndef test_c():\n    pass\n")
@@ -213,6 +227,10 @@ class RealPlanTest(TestCase):
             self.assertTrue(stack.test_ids_of(files, k), f"{patch.name} has no tests")
             ids += stack.test_ids_of(files, k)
         self.assertEqual(len(ids), len(set(ids)))
+
+    def test_every_patch_within_the_review_budget(self):
+        self.assertIsInstance(self.plan.MAX_CODE_LINES, int)
+        self.assertEqual(stack.over_budget(self.plan, self.files), [])
 
     def test_export_applies_in_order(self):
         with tempfile.TemporaryDirectory() as tmp:
