@@ -129,9 +129,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
         of a module ``torch_foo._dynamo.device_interface`` is used, if any.
 
     (2) ``_inductor_backend_init() -> None``
-        Registers the Inductor backend of "foo" (and whatever else its compiles need);
-        called by the first compile that needs "foo", unless
-        ``torch._inductor.codegen.common.register_device_backend_loader("foo", ...)``
+        Registers the Inductor backend of "foo" (and the interface and
+        ``DeviceOperatorPolicy``, if any); called by the first compile that needs "foo",
+        unless ``torch._inductor.codegen.common.register_device_backend_loader("foo", ...)``
         or an entry point ``foo`` of the ``torch_inductor_backends`` group gives a loader.
         A loader must be idempotent; one that raises fails the compile.
 
@@ -139,8 +139,22 @@ def rename_privateuse1_backend(backend_name: str) -> None:
         Registered as the Inductor backend of "foo" when no loader is found (the last is
         optional).
 
-    The device's other hooks are documented by ``DeviceInterface`` and
-    ``DeviceOpOverrides``.
+    (4) ``StreamContext``, ``device`` and ``amp.autocast``
+        Once "foo" has a device interface, Dynamo traces these like their ``torch.cuda``
+        counterparts: ``stream(s)`` returns a ``StreamContext`` with a ``stream``
+        attribute; ``device(device | int | None)`` is traced as ``set_device`` on entry
+        and exit; ``amp.autocast(enabled, dtype, cache_enabled)`` subclasses
+        ``torch.autocast``. So are ``is_available``, ``device_count`` and
+        ``get_device_properties`` (constant-folded; the properties must be immutable),
+        ``current_device`` and ``is_initialized`` (folded with a guard),
+        ``current_stream``, ``synchronize``, ``set_device`` and typed tensor classes
+        (``FloatTensor``, ...). RNG state functions are never traced; other functions
+        get their rules from ``torch._dynamo.trace_rules.register_device_trace_rules``.
+
+    ``DeviceInterface``, ``DeviceOpOverrides`` and ``DeviceOperatorPolicy`` document the
+    device's other hooks (e.g. ``triton_backend_name()``, ``supports_tma()``,
+    ``get_cpp_optimization_flags()``, ``kernel_call_guard()``, ``config_defaults``,
+    ``custom_passes``, ``fake_overrides``, ``realized_input_ops``, ``cache_key_fields``).
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
