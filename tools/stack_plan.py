@@ -327,6 +327,8 @@ Each of these lists is a monkeypatch site in real backends.
 `DeviceInterface.triton_backend_name()` chooses each kernel's Triton driver and
 backend hash; `triton_helpers.set_driver_to_backend()` activates it. In-tree
 devices keep their code paths.
+Adds the note to `rename_privateuse1_backend()`'s docstring that lists the
+compile hooks a backend may offer, now that the stack has added all of them.
 """,
         """
 An out-of-tree GPU-class device with a Triton backend compiles against the
@@ -527,7 +529,9 @@ FILES: dict[str, object] = {
          r"^if backend_name is None:|^backend = triton_backend\(backend_name\)", "triton"),
         (r"TMA|tma", "device-lists"),
     ]),
-    "torch/utils/backend_registration.py": "discovery",
+    # rename_privateuse1_backend's note lists the compile hooks of every patch,
+    # so it lands with the last patch that adds one.
+    "torch/utils/backend_registration.py": "triton",
     "torch/__init__.py": "options",
     # ----------------------------------------------------------------- tests
     "test/conftest.py": _FAKE,
