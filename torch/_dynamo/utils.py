@@ -2898,6 +2898,9 @@ def _publish_device_constant_types(found: frozenset[type]) -> None:
     they are derived: once per change of the device registry, never per frame.
     """
     global _device_constant_types
+    from .variables.builder import SourcelessBuilder, VariableBuilder
+    from .variables.constant import ConstantVariable
+
     with _device_constant_types_lock:
         found = frozenset(
             t
@@ -2906,9 +2909,6 @@ def _publish_device_constant_types(found: frozenset[type]) -> None:
         )
         if found == _device_constant_types:
             return
-        from .variables.builder import SourcelessBuilder, VariableBuilder
-        from .variables.constant import ConstantVariable
-
         for stale_type in _device_constant_types - found:
             common_constant_types.discard(stale_type)
             SourcelessBuilder._type_handlers.pop(stale_type, None)
