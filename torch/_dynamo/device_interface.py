@@ -28,6 +28,7 @@ device property caches, ...) subscribes, so registering after
 next compile.
 """
 
+import functools
 import importlib
 import inspect
 import logging
@@ -37,7 +38,7 @@ import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, TYPE_CHECKING
+from typing import Any, Literal, TYPE_CHECKING, TypeVar
 
 import torch
 from torch.utils._ordered_set import OrderedSet
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 get_cuda_stream: Callable[[int], int] | None
@@ -1172,6 +1175,45 @@ _discovery_warned: set[tuple[str, str]] = set()
 
 # (interface, method) of the broken answers _safe_probe() has logged.
 _safe_probe_warned: set[tuple[Any, str]] = set()
+
+
+def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
+    """Caches ``fn(*args)`` until the next change of the device registry (of
+    ``_registry_generation``). For answers derived from the registry."""
+    entries: tuple[int, dict[Any, Any]] = (-1, {})
+
+    @functools.wraps(fn)
+    def cached(*args: Any) -> _T:
+        nonlocal entries
+        generation, answers = entries
+        if generation == _registry_generation:
+            try:
+                return answers[args]
+            except KeyError:
+                pass
+        else:
+            answers = {}
+            entries = (_registry_generation, answers)
+        # Stored under the generation read before computing: a registration
+        # meanwhile makes the next call compute again.
+        answer = answers[args] = fn(*args)
+        return answer
+
+    def cache_clear() -> None:
+        nonlocal entries
+        entries = (-1, {})
+
+    cached.cache_clear = cache_clear  # type: ignore[attr-defined]
+    return cached
+
+
+def _bump_registry_generation() -> None:
+    """Records a change of a device's registration made outside this module
+    (Inductor's backend and overrides registries): every `_registry_cache`
+    recomputes."""
+    global _registry_generation
+    with _device_registry_lock:
+        _registry_generation += 1
 
 
 def _register_registry_change_callback(
