@@ -1057,24 +1057,31 @@ def _resolve_compile_option_owner(
 ) -> tuple[ConfigModule, str] | None:
     """
     `get_compile_option_owner`, except that with `strict` a "<device>.<key>"
-    option of an out-of-tree device that the device does not declare raises a
-    `RuntimeError` naming the fix: how to declare a config module when the
-    device has none, and the known keys when the module has no `<key>`.
-    `torch.compile(options=...)` and `patch_compile_options` resolve strictly,
-    so that such an option fails with that guidance.
+    option that no core option group and no registered device declares raises
+    a `RuntimeError` naming the fix (register the device, declare a config
+    module, or one of the known keys). `torch.compile(options=...)` and
+    `patch_compile_options` resolve strictly.
     """
     name = name.replace("-", "_")
     device, dot, key = name.partition(".")
-    if not dot:
+    if not dot or name in config._config:
         return None
     try:
         if torch.device(device).type != device:
             return None
     except RuntimeError:
-        # Not a device type, e.g. "triton.cudagraphs".
-        return None
-    if name in config._config:
-        return None
+        # Not a device type: a core option group such as "triton", or a typo.
+        if not strict or any(k.startswith(device + ".") for k in config._config):
+            return None
+        raise RuntimeError(
+            f"Unexpected optimization option {name}: it is not an Inductor "
+            f"option, and no device '{device}' is registered (PrivateUse1 is "
+            f"'{torch._C._get_privateuse1_backend_name()}' in this process). "
+            f"Import the backend package that provides '{device}', or register "
+            f"the device with torch.utils.rename_privateuse1_backend('{device}') "
+            f"and its options with register_backend_for_device('{device}', ..., "
+            "device_custom_config=<config module>)"
+        ) from None
     init_backend_registration((device,))
     owner = custom_backend_codegen_configs.get(device)
     from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
