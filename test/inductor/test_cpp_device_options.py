@@ -122,13 +122,20 @@ class CppDeviceOptionsTests(TestCase):
         for flag in ("-D ACC_KERNEL_FLAVOUR=2", "-I/opt/acc/include", "-L/opt/acc/lib", "-lacc_runtime"):
             self.assertIn(flag, cmd)
 
-    def test_reregistration_warns_and_overwrites(self):
+    def test_reregistration_replaces(self):
+        # The rule of every door: a later registration replaces the earlier one.
         cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["FIRST"]))
-        with self.assertWarnsRegex(
-            UserWarning, f"C\\+\\+ device options for '{DEVICE}' are already registered; overwriting"
-        ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
             cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["SECOND"]))
         self.assertEqual(self.get()[0], ["SECOND"])
+
+    def test_registration_moves_the_registry_generation(self):
+        from torch._dynamo import device_interface
+
+        before = device_interface._registry_generation
+        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: None)
+        self.assertGreater(device_interface._registry_generation, before)
 
     def test_bad_registrations(self):
         with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cuda'"):
@@ -138,9 +145,7 @@ class CppDeviceOptionsTests(TestCase):
 
     def test_wrong_shape_names_the_device(self):
         for bad in ("USE_ACC", (["A"],) * 6, (["A"],) * 8, (["A"], "inc", [], [], [], [], []), ([1],) * 7):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # re-registration warns
-                cpp_builder.register_cpp_device_options(DEVICE, lambda *args, bad=bad: bad)
+            cpp_builder.register_cpp_device_options(DEVICE, lambda *args, bad=bad: bad)
             with self.assertRaisesRegex(
                 TypeError,
                 f"C\\+\\+ device options for '{DEVICE}' from .* must be a 7-tuple of lists of str",

@@ -27,8 +27,9 @@ from typing import Any
 
 import torch
 from torch._dynamo.device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
+    _bump_registry_generation,
     _CppDeviceOptions,
+    DeviceInterface,
     get_interface_for_device,
 )
 from torch._dynamo.utils import dynamo_timed
@@ -1120,12 +1121,8 @@ def get_cpp_options(
     min_optimize: bool = False,
     device_type: str | None = None,
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
-    """
-    The base C++ build options.  ``device_type`` names the device a build is
-    for (None: not device-specific); an out-of-tree device may adjust the
-    optimization flags of its builds, see
-    ``DeviceInterface.get_cpp_optimization_flags``.
-    """
+    """The base C++ build options; ``device_type`` (None: no device) may adjust
+    the optimization flags, see ``DeviceInterface.get_cpp_optimization_flags``."""
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -1135,9 +1132,9 @@ def get_cpp_options(
     passthrough_args: list[str] = []
 
     opt_cflags, opt_ldflags = _get_optimization_cflags(cpp_compiler, min_optimize)
-    if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
-        opt_cflags, opt_ldflags = _out_of_tree_cpp_optimization_flags(
-            _normalize_device_type(device_type), opt_cflags, opt_ldflags, min_optimize
+    if device_type is not None:
+        opt_cflags, opt_ldflags = _device_cpp_optimization_flags(
+            device_type, opt_cflags, opt_ldflags, min_optimize
         )
 
     cflags = (
@@ -2029,8 +2026,9 @@ _CPP_DEVICE_OPTION_FIELDS = (
     "passthrough_args",
 )
 
-# Out-of-tree device type -> callback(device_type, aot_mode, compile_only)
-# returning its C++ build options (register_cpp_device_options).
+# Device type -> its register_cpp_device_options callback. A column of the
+# device's record kept here, since the door may be used before the device has
+# an interface, overrides or backend to carry it.
 _cpp_device_options_registry: dict[str, Callable[[str, bool, bool], Any]] = {}
 
 
@@ -2038,26 +2036,12 @@ def register_cpp_device_options(
     device_type: str, callback: Callable[[str, bool, bool], Any]
 ) -> None:
     """
-    Registers the C++ build options of an out-of-tree device type.
-
-    ``callback(device_type, aot_mode, compile_only)`` has the signature of
-    :func:`get_cpp_torch_device_options` and returns the same 7-tuple of
-    ``list[str]``: ``(definitions, include_dirs, cflags, ldflags,
-    libraries_dirs, libraries, passthrough_args)``, or None to leave the
-    options to the next source.  A tuple is the device's options, returned as
-    they are by ``get_cpp_torch_device_options`` (like those of
-    ``DeviceInterface.get_cpp_device_options``): the compiler still gets
-    torch's include directories and flags, but not the library paths and
-    ``config.aot_inductor.custom_op_libs`` that ``get_cpp_torch_device_options``
-    computes for other devices.  It is called whenever Inductor builds C++ for
-    the device, and an exception it raises fails that build.
-
-    Takes precedence over ``DeviceOpOverrides.get_cpp_torch_device_options``
-    and ``DeviceInterface.get_cpp_device_options``.  Registering again for the
-    same device type warns and replaces the callback; built-in device types
-    cannot be registered.
+    Registers ``callback(device_type, aot_mode, compile_only)`` as a source of
+    the C++ build options of an out-of-tree device type; see
+    :func:`get_cpp_torch_device_options`. A later registration replaces the
+    earlier one; built-in device types are refused.
     """
-    if not isinstance(device_type, str) or device_type in _BUILTIN_DEVICE_INIT_LIST:
+    if not isinstance(device_type, str) or _is_builtin_device_type(device_type):
         raise ValueError(
             f"Cannot register C++ device options for {device_type!r}: expected the "
             "name of an out-of-tree device type (the built-in ones have theirs)"
@@ -2067,93 +2051,73 @@ def register_cpp_device_options(
             f"Cannot register C++ device options for '{device_type}': "
             f"{callback!r} is not callable"
         )
-    if device_type in _cpp_device_options_registry:
-        warnings.warn(
-            f"C++ device options for '{device_type}' are already registered; "
-            "overwriting them",
-            stacklevel=2,
-        )
     _cpp_device_options_registry[device_type] = callback
+    _bump_registry_generation()
+
+
+def _is_builtin_device_type(device_type: str) -> bool:
+    """Whether torch registers the interface of ``device_type`` itself."""
+    if device_type == torch._C._get_privateuse1_backend_name():
+        return False
+    try:
+        interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        return False
+    return interface.__module__ == DeviceInterface.__module__
 
 
 def _normalize_device_type(device_type: str) -> str:
-    """
-    The type of ``device_type`` as ``torch.device`` reads it (``"cuda:0"`` ->
-    ``"cuda"``); a name ``torch.device`` does not know (an out-of-tree device
-    whose PrivateUse1 backend is not renamed to it) is returned unchanged.
-    """
+    """``torch.device(device_type).type``; a name torch does not know as is."""
     try:
         return torch.device(device_type).type
     except RuntimeError:
         return device_type
 
 
-def _out_of_tree_cpp_device_options(
+def _device_interface_or_none(device_type: str) -> type[DeviceInterface] | None:
+    try:
+        return get_interface_for_device(device_type)
+    except NotImplementedError:
+        return None
+
+
+def _declared_cpp_device_options(
     device_type: str, aot_mode: bool, compile_only: bool
-) -> tuple[_CppDeviceOptions, bool] | None:
-    """
-    The C++ build options an out-of-tree device declares, from the first of:
-    a ``register_cpp_device_options`` callback, its
-    ``DeviceOpOverrides.get_cpp_torch_device_options(aot_mode, compile_only)``,
-    its ``DeviceInterface.get_cpp_device_options(aot_mode, compile_only)``;
-    None when none of them declares any. With the options comes whether they
-    are the device's complete options (a callback, the interface), or added
-    to the options every device gets (the overrides).
-    """
+) -> tuple[_CppDeviceOptions | None, bool]:
+    """``(options, complete)`` of the first source of ``device_type`` that
+    declares options (see :func:`get_cpp_torch_device_options`), or
+    ``(None, False)``."""
     from .codegen.common import _find_device_op_overrides
 
-    # (source, whether its options are complete)
-    sources: list[tuple[Callable[[], Any], bool]] = []
-    if callback := _cpp_device_options_registry.get(device_type):
-        sources.append(
-            (functools.partial(callback, device_type, aot_mode, compile_only), True)
-        )
-    if (overrides := _find_device_op_overrides(device_type)) is not None:
-        sources.append(
-            (
-                functools.partial(
-                    overrides.get_cpp_torch_device_options, aot_mode, compile_only
-                ),
-                False,
-            )
-        )
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
-        interface = None
-    if interface is not None:
-        sources.append(
-            (
-                functools.partial(
-                    interface.get_cpp_device_options, aot_mode, compile_only
-                ),
-                True,
-            )
-        )
+    device_type = _normalize_device_type(device_type)
+    callback = _cpp_device_options_registry.get(device_type)
+    overrides = _find_device_op_overrides(device_type)
+    interface = _device_interface_or_none(device_type)
+    sources = (
+        (None if callback is None else functools.partial(callback, device_type), True),
+        (None if overrides is None else overrides.get_cpp_torch_device_options, False),
+        (None if interface is None else interface.get_cpp_device_options, True),
+    )
     for source, complete in sources:
-        options = source()
-        if options is not None:
-            return (
-                _validate_cpp_device_options(device_type, source.func, options),
-                complete,
+        if source is None or (options := source(aot_mode, compile_only)) is None:
+            continue
+        if not _is_lists_of_str(options, len(_CPP_DEVICE_OPTION_FIELDS)):
+            raise TypeError(
+                f"C++ device options for '{device_type}' from "
+                f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
+                f"lists of str ({', '.join(_CPP_DEVICE_OPTION_FIELDS)}), got {options!r}"
             )
-    return None
+        return tuple(list(entries) for entries in options), complete  # type: ignore[return-value]
+    return None, False
 
 
-def _out_of_tree_cpp_optimization_flags(
+def _device_cpp_optimization_flags(
     device_type: str, cflags: list[str], ldflags: list[str], min_optimize: bool
 ) -> tuple[list[str], list[str]]:
-    """
-    The optimization ``(cflags, ldflags)`` of a C++ build for the out-of-tree
-    device ``device_type``: what its
-    ``DeviceInterface.get_cpp_optimization_flags(cflags, ldflags, min_optimize)``
-    returns, or the given flags (every device's) when it returns None or the
-    device has no interface.  A result that is not two lists of str raises a
-    TypeError naming the device.
-    """
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
+    """The optimization ``(cflags, ldflags)`` of a build for ``device_type``:
+    its interface's ``get_cpp_optimization_flags`` answer, else the given ones."""
+    interface = _device_interface_or_none(_normalize_device_type(device_type))
+    if interface is None:
         return cflags, ldflags
     flags = interface.get_cpp_optimization_flags(
         list(cflags), list(ldflags), min_optimize
@@ -2183,45 +2147,6 @@ def _is_lists_of_str(value: Any, length: int) -> bool:
     )
 
 
-def _validate_cpp_device_options(
-    device_type: str, source: Any, options: Any
-) -> _CppDeviceOptions:
-    if not _is_lists_of_str(options, len(_CPP_DEVICE_OPTION_FIELDS)):
-        raise TypeError(
-            f"C++ device options for '{device_type}' from "
-            f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
-            f"lists of str ({', '.join(_CPP_DEVICE_OPTION_FIELDS)}), got {options!r}"
-        )
-    return tuple(list(entries) for entries in options)  # type: ignore[return-value]
-
-
-def _declared_cpp_device_options(
-    device_type: str, aot_mode: bool, compile_only: bool
-) -> tuple[_CppDeviceOptions | None, _CppDeviceOptions | None]:
-    """
-    ``(own, added)``: the C++ build options ``device_type`` declares, as its
-    complete options or as options added to those every device gets (see
-    ``_out_of_tree_cpp_device_options``); at most one is not None, and both
-    are None for a built-in device type.
-    """
-    if device_type in _BUILTIN_DEVICE_INIT_LIST:
-        return None, None
-    declared = _out_of_tree_cpp_device_options(
-        _normalize_device_type(device_type), aot_mode, compile_only
-    )
-    if declared is None:
-        return None, None
-    options, complete = declared
-    return (options, None) if complete else (None, options)
-
-
-def _add_cpp_device_options(added: _CppDeviceOptions, *option_lists: list[str]) -> None:
-    """Appends each entry of ``added`` to the option list at its position
-    (definitions, include_dirs, ...) unless the list has it already."""
-    for common, extra in zip(option_lists, added):
-        common.extend(entry for entry in extra if entry not in common)
-
-
 def _validate_cpp_stdlib(cpp_stdlib: str) -> None:
     if cpp_stdlib == "libstdc++":
         return
@@ -2248,17 +2173,19 @@ def get_cpp_torch_device_options(
     3. MISC
     4. Return the build args
 
-    For an out-of-tree device, options from ``register_cpp_device_options`` or
-    ``DeviceInterface.get_cpp_device_options`` are returned as they are, and
-    those from ``DeviceOpOverrides.get_cpp_torch_device_options`` are added to
-    these. Only ``cpp_stdlib="libstdc++"`` is supported.
+    A device's own options come from the first of its sources that returns a
+    tuple: a ``register_cpp_device_options`` callback, then its
+    ``DeviceOpOverrides.get_cpp_torch_device_options``, then its
+    ``DeviceInterface.get_cpp_device_options``. The callback's and the
+    interface's tuple is returned as is; the overrides' is added to the options
+    below. Only ``cpp_stdlib="libstdc++"`` is supported.
     """
     _validate_cpp_stdlib(cpp_stdlib)
-    own_options, added_options = _declared_cpp_device_options(
+    declared, complete = _declared_cpp_device_options(
         device_type, aot_mode, compile_only
     )
-    if own_options is not None:
-        return own_options
+    if complete:
+        return declared  # type: ignore[return-value]
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -2330,17 +2257,11 @@ def get_cpp_torch_device_options(
     if device_type == "mps":
         definitions.append(" USE_MPS")
 
-    if added_options is not None:
-        _add_cpp_device_options(
-            added_options,
-            definitions,
-            include_dirs,
-            cflags,
-            ldflags,
-            libraries_dirs,
-            libraries,
-            passthrough_args,
-        )
+    if declared is not None:
+        option_lists = (definitions, include_dirs, cflags, ldflags)
+        option_lists += (libraries_dirs, libraries, passthrough_args)
+        for common, extra in zip(option_lists, declared):
+            common.extend(entry for entry in extra if entry not in common)
 
     if config.is_fbcode():
         include_dirs.append(build_paths.sdk_include)
