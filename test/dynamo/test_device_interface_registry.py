@@ -490,6 +490,41 @@ class RegistrationTest(RegistryTestCase):
         self.assertIn("broken", logs.output[0])
 
 
+class LayeringTest(TestCase):
+    def test_registry_calls_import_no_inductor_module(self):
+        # Beyond what importing torch._dynamo imports (stock torch's set).
+        proc = run_python(
+            """
+            import sys
+            import torch
+            import torch._dynamo.device_interface as di
+
+            def inductor():
+                return {m for m in sys.modules if m.startswith("torch._inductor")}
+
+            before = inductor()
+            torch.utils.rename_privateuse1_backend("acc")
+            di.get_interface_for_device("cpu")
+            list(di.get_registered_device_interfaces())
+            list(di.get_interface_for_device__PrivateUse1())
+            try:
+                di.get_interface_for_device("acc")
+            except NotImplementedError:
+                pass
+
+            class Acc(di.DeviceInterface):
+                device_count = staticmethod(lambda: 1)
+
+            di.register_interface_for_device_PrivateUse1(Acc)
+            for interface in (*dict(di.get_registered_device_interfaces()).values(),):
+                interface.backend_features()
+                di._safe_probe(interface, "is_gpu")
+            print(sorted(inductor() - before))
+            """
+        )
+        self.assertEqual(proc.stdout.strip(), "[]")
+
+
 class LookupTest(RegistryTestCase):
     """get_interface_for_device and the derived views (REG-3, REG-4)."""
 

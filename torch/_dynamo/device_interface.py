@@ -38,15 +38,12 @@ import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, TYPE_CHECKING, TypeVar
+from enum import auto, Enum
+from typing import Any, Literal, TypeVar
 
 import torch
 from torch.utils._ordered_set import OrderedSet
 from torch.utils._pallas import has_torch_tpu
-
-
-if TYPE_CHECKING:
-    from torch._inductor.codegen.common import BackendFeature
 
 
 log = logging.getLogger(__name__)
@@ -69,6 +66,38 @@ caching_worker_current_devices: dict[str, int] = {}
 _CppDeviceOptions = tuple[
     list[str], list[str], list[str], list[str], list[str], list[str], list[str]
 ]
+
+
+class BackendFeature(Enum):
+    """Capabilities a backend declares instead of being named in a device list.
+    Codegen members are answered by the device's Inductor ``Scheduling``
+    (``get_backend_features``); framework members by its
+    ``DeviceInterface.backend_features()``. Absent means not supported."""
+
+    # Codegen members (BaseScheduling.get_backend_features)
+    FOREACH = auto()
+    BUCKETIZE = auto()
+    INPLACE_BUFFERS = auto()
+    MASKED_SCATTER_WITH_INDEX = auto()
+    SCAN = auto()
+    SORT = auto()
+    TUPLE_REDUCTION = auto()
+    PREFER_STORE_LOOP_ORDER = auto()
+    TRITON_TEMPLATES = auto()
+    REDUCE_TO_SINGLE_ELEMENT = auto()
+    # Framework members (DeviceInterface.backend_features)
+    # GPU-class (declared iff is_gpu()): torch._inductor.utils.GPU_TYPES.
+    GPU = auto()
+    # Softmax may become Inductor's online-softmax reduction (Triton backends).
+    ONLINE_SOFTMAX = auto()
+    # Multi-tensor torch._foreach_* kernels: optimizers default to foreach=True.
+    FOREACH_KERNELS = auto()
+    # Fused optimizer kernels (torch._fused_adam_, ...): fused=True is accepted.
+    FUSED_OPTIMIZER = auto()
+    # Optimizers accept capturable=True (state steps live on the device).
+    CAPTURABLE_OPTIMIZER = auto()
+    # FFT operations accept float16 and complex32 inputs.
+    HALF_PRECISION_FFT = auto()
 
 
 class DeviceInterface:
@@ -399,7 +428,7 @@ class DeviceInterface:
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
+    ) -> OrderedSet[BackendFeature]:
         """
         Returns the framework-wide capabilities of the device (of `device`, or
         of the device type when None) as a new set of
@@ -426,8 +455,6 @@ class DeviceInterface:
         `is_gpu()` is True (a mismatch is reported once and the device is
         treated as GPU-class).
         """
-        from torch._inductor.codegen.common import BackendFeature
-
         if cls.is_gpu():
             return OrderedSet([BackendFeature.GPU])
         return OrderedSet()
@@ -574,9 +601,7 @@ class CudaInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet(
             [
                 BackendFeature.GPU,
@@ -708,9 +733,7 @@ class MtiaInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet(
             [
                 BackendFeature.GPU,
@@ -845,9 +868,7 @@ class XpuInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet(
             [
                 BackendFeature.GPU,
@@ -949,9 +970,7 @@ class CpuInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet(
             [
                 BackendFeature.FUSED_OPTIMIZER,
@@ -1029,9 +1048,7 @@ class MpsInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
-        from torch._inductor.codegen.common import BackendFeature
-
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet(
             [
                 BackendFeature.GPU,
@@ -1102,7 +1119,7 @@ class TpuInterface(DeviceInterface):
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
-    ) -> "OrderedSet[BackendFeature]":
+    ) -> OrderedSet[BackendFeature]:
         return OrderedSet()
 
     @staticmethod
@@ -1281,6 +1298,11 @@ def _device_type(device: str | torch.device) -> str:
     if isinstance(device, torch.device):
         return device.type
     return device.partition(":")[0]
+
+
+def _is_builtin_device(device: str | torch.device) -> bool:
+    """Whether `device` is of a type whose interface torch registers itself."""
+    return _device_type(device) in _BUILTIN_DEVICE_INIT_LIST
 
 
 def _check_device_interface(device: str, device_interface: Any) -> None:

@@ -16,7 +16,6 @@ import textwrap
 import threading
 import warnings
 from abc import ABC, abstractmethod
-from enum import auto, Enum
 from itertools import chain
 from typing import Any, cast, ClassVar, Generic, NamedTuple, TYPE_CHECKING
 from typing_extensions import Self, TypeVar
@@ -25,6 +24,7 @@ import sympy
 
 import torch
 import torch.fx
+from torch._dynamo.device_interface import BackendFeature
 from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND
 from torch.utils import _pytree as pytree
 from torch.utils._config_module import ConfigModule
@@ -565,62 +565,9 @@ def register_backend_for_device(
             f"{device_custom_config=} cannot be the same as the default inductor config {config=}"
         )
     custom_backend_codegen_configs[device] = device_custom_config
-    from torch._dynamo.device_interface import (
-        _BUILTIN_DEVICE_INIT_LIST,
-        _notify_registry_change,
-    )
+    from torch._dynamo.device_interface import _bump_registry_generation
 
-    if device not in _BUILTIN_DEVICE_INIT_LIST:
-        # Out-of-tree backends change what is derived from the registries.
-        _notify_registry_change()
-
-
-class BackendFeature(Enum):
-    """
-    Capabilities a backend declares instead of being named in a device list.
-
-    Codegen members describe what a device's ``Scheduling`` can generate; ask
-    for them with ``get_backend_features`` / ``has_backend_feature`` (or
-    ``V.graph.has_feature`` inside a graph).  Framework members describe the
-    device itself and come from its ``DeviceInterface.backend_features()``;
-    Inductor, ``torch.optim`` and ``torch._refs`` consult them instead of
-    naming device types.  A feature absent from a backend's set is not
-    supported by it.  Boolean capabilities only: a member is either in the
-    set or not.
-    """
-
-    # Codegen members (BaseScheduling.get_backend_features)
-    FOREACH = auto()
-    BUCKETIZE = auto()
-    INPLACE_BUFFERS = auto()
-    MASKED_SCATTER_WITH_INDEX = auto()
-    SCAN = auto()
-    SORT = auto()
-    TUPLE_REDUCTION = auto()
-    PREFER_STORE_LOOP_ORDER = auto()
-    TRITON_TEMPLATES = auto()
-    REDUCE_TO_SINGLE_ELEMENT = auto()
-    # Framework members (DeviceInterface.backend_features)
-    # The device is GPU-class: Inductor treats it as it treats cuda (device
-    # guards when it exposes streams, GPU heuristics).  Declared iff
-    # DeviceInterface.is_gpu(); torch._inductor.utils.GPU_TYPES lists them.
-    GPU = auto()
-    # Inductor may rewrite softmax into its online-softmax reduction for the
-    # device (fx_passes/post_grad.py), when its codegen backend is Triton.
-    ONLINE_SOFTMAX = auto()
-    # The device has multi-tensor kernels for the eager torch._foreach_* ops:
-    # optimizers default to foreach=True, clip_grad_norm_ and friends accept
-    # foreach=True (torch.utils._foreach_utils).
-    FOREACH_KERNELS = auto()
-    # The device has the fused optimizer kernels (torch._fused_adam_, ...):
-    # optimizers accept fused=True (torch.utils._foreach_utils).
-    FUSED_OPTIMIZER = auto()
-    # Optimizers accept capturable=True for parameters on the device: their
-    # state steps live on the device (torch.optim.optimizer).
-    CAPTURABLE_OPTIMIZER = auto()
-    # The FFT operations accept float16 (and complex32) inputs on the device
-    # (torch._refs.fft).
-    HALF_PRECISION_FFT = auto()
+    _bump_registry_generation()
 
 
 def get_backend_features(
