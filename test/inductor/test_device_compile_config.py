@@ -332,6 +332,21 @@ class FakeOverrideTests(DeviceCompileConfigTestCase):
         self.assertTablesAreStock()
         self.assertConfigIsStock()
 
+    def test_a_later_policy_replaces_the_fake_implementations(self):
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        def sigmoid_fake(x):
+            return x.new_empty(x.shape, dtype=torch.float64)
+
+        register_device_operator_policy(
+            policy(fake_overrides={aten.sigmoid.default: sigmoid_fake})
+        )
+        register_device_operator_policy(policy("2"))
+        with FakeTensorMode():
+            out = aten.sigmoid.default(torch.empty(4, device=DEVICE))
+        self.assertEqual(out.dtype, torch.float32)
+        self.assertTablesAreStock()
+
     def test_fake_overrides_validated_and_keyed(self):
         with self.assertRaisesRegex(
             DeviceOperatorPolicyError,

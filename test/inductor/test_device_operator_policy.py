@@ -224,23 +224,21 @@ class DeviceOperatorPolicyRegistryTests(TestCase):
         self.assertIs(get_device_operator_policy(torch.device(DEVICE, 0)), policy)
         self.assertIsNone(get_device_operator_policy(torch.device("cpu", 0)))
 
-    def test_same_policy_again_is_idempotent(self):
-        first = excluding_policy()
-        register_device_operator_policy(first)
-        register_device_operator_policy(excluding_policy())
-        self.assertIs(get_device_operator_policy(DEVICE), first)
+    def test_later_registration_replaces(self):
+        # The rule of every door: a later registration replaces the earlier
+        # one; the registry's generation moves so that derived answers recompute.
+        from torch._dynamo import device_interface
 
-    def test_different_policy_names_both(self):
-        first = excluding_policy("1")
+        first, second = excluding_policy("1"), excluding_policy("2")
         register_device_operator_policy(first)
-        second = excluding_policy("2")
-        with self.assertRaisesRegex(
-            DeviceOperatorPolicyError,
-            rf"device type '{DEVICE}' already has operator policy "
-            rf"'{first.cache_key}'; cannot register '{second.cache_key}'",
-        ):
-            register_device_operator_policy(second)
-        self.assertIs(get_device_operator_policy(DEVICE), first)
+        before = device_interface._registry_generation
+        register_device_operator_policy(second)
+        self.assertIs(get_device_operator_policy(DEVICE), second)
+        self.assertGreater(device_interface._registry_generation, before)
+        # An equal policy replaces it too.
+        again = excluding_policy("2")
+        register_device_operator_policy(again)
+        self.assertIs(get_device_operator_policy(DEVICE), again)
 
     def test_register_rejects_other_types(self):
         with self.assertRaisesRegex(DeviceOperatorPolicyError, "expected a DeviceOperatorPolicy, got dict"):

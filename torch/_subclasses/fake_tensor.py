@@ -318,18 +318,29 @@ def get_schema_info(func: OpOverload) -> torch._C._SchemaInfo:
     return torch._C._SchemaInfo(func._schema)
 
 
+#: OpOverload -> {device type: fake implementation}, for calls whose first fake
+#: tensor is on that device; see _set_device_fake_impls.
+_device_fake_impls: dict[OpOverload, dict[str, Callable[..., Any]]] = {}
+
+
+def _set_device_fake_impls(
+    device_type: str, impls: Mapping[OpOverload, Callable[..., Any]]
+) -> None:
+    """Replaces the fake implementations of ``device_type`` (those of its
+    Inductor operator policy) with ``impls``."""
+    global _device_fake_impls
+    table = {op: dict(by_device) for op, by_device in _device_fake_impls.items()}
+    for by_device in table.values():
+        by_device.pop(device_type, None)
+    for op, impl in impls.items():
+        table.setdefault(op, {})[device_type] = impl
+    _device_fake_impls = {op: by_device for op, by_device in table.items() if by_device}
+    FakeTensorMode.cache_clear()
+
+
 # many of the decompositions registered to torch/_prims do not at the moment model
 # aliasing or strides, so as an incremental step, just enable the decompositions in
 # torch/_decomp/decompositions.py.
-#: OpOverload -> ((device type, fake implementation), ...): a device's own
-#: fake (meta) implementation of an op, used for calls whose first fake tensor
-#: argument is on that device, ahead of decompositions and meta kernels.
-#: Filled from the device operator policies
-#: (``torch._inductor.device_operator_policy``); values are replaced, never
-#: mutated.
-_device_fake_impls: dict[OpOverload, tuple[tuple[str, Callable[..., Any]], ...]] = {}
-
-
 # decomps are used for aot autograd tracing so we would like to unify on their
 # implementation and add additional testing to them
 @functools.cache
@@ -1861,7 +1872,7 @@ class FakeTensorMode(TorchDispatchMode):
             return
 
         # A device's own fake implementation is not part of the cache key.
-        if func in _device_fake_impls:
+        if _device_fake_impls and func in _device_fake_impls:
             raise _BypassDispatchCache("device fake implementation")
 
         # Avoid caching for any ops that would require a more sophisticated
@@ -2947,10 +2958,10 @@ class FakeTensorMode(TorchDispatchMode):
 
         if _device_fake_impls and flat_arg_fake_tensors:
             device_type = flat_arg_fake_tensors[0].device.type
-            for impl_device_type, impl in _device_fake_impls.get(func, ()):
-                if impl_device_type == device_type:
-                    with self:
-                        return maybe_propagate_real_tensors(impl(*args, **kwargs))
+            impl = _device_fake_impls.get(func, {}).get(device_type)
+            if impl is not None:
+                with self:
+                    return maybe_propagate_real_tensors(impl(*args, **kwargs))
 
         # Try for fastpath
         if has_symbolic_sizes:
