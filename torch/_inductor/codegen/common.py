@@ -330,42 +330,25 @@ class DeviceOpOverrides:
         self, aot_mode: bool, compile_only: bool
     ) -> tuple[list[str], ...] | None:
         """
-        The C++ build options of this device, as the 7-tuple that
-        ``torch._inductor.cpp_builder.get_cpp_torch_device_options`` returns,
-        added to the options every device gets.  Consulted for out-of-tree
-        device types after a ``cpp_builder.register_cpp_device_options``
-        callback and before ``DeviceInterface.get_cpp_device_options``.
-
-        Default: None (no device-specific options).
+        C++ build options added to those every device gets, as the 7-tuple of
+        ``cpp_builder.get_cpp_torch_device_options`` (which states the
+        precedence of its sources). Default: None, no options of its own.
         """
         return None
 
     def aten_device_type(self) -> str:
         """
-        The ATen device type of this device in generated C++, in the form
-        ``"at::k<DeviceType>"`` (e.g. ``"at::kCUDA"``, ``"at::kPrivateUse1"``).
-        The C++ wrapper and AOTInductor read it through
-        ``torch._inductor.codegen.cpp_utils.device_to_aten``.
-
-        Default: not implemented.  ``device_to_aten`` then answers
-        ``"at::kPrivateUse1"`` for the PrivateUse1 backend (also when these
-        overrides inherit CPU's ``"at::kCPU"``) and raises for other devices.
+        The device's ATen device type in generated C++, ``"at::k<DeviceType>"``
+        (read through ``cpp_utils.device_to_aten``). Default: not implemented;
+        the PrivateUse1 backend then gets ``"at::kPrivateUse1"``.
         """
         raise NotImplementedError
 
     def uses_gpu_cpp_wrapper(self) -> bool:
         """
-        Whether the C++ wrapper of this device is a GPU C++ wrapper
-        (``CppWrapperGpu``): its kernels are compiled apart from the wrapper
-        (Triton, CUDA C++), launched on the device's raw stream (see
-        :meth:`cpp_stream_type`), and AOTInductor runs a first Python-wrapper
-        pass to compile and save them before generating the C++ wrapper
-        (``GraphLowering.codegen_with_cpp_wrapper``).
-
-        Default: False, a C++ wrapper in the style of ``CppWrapperCpu``, whose
-        C++ kernels are compiled with the wrapper for the device's own type.
-        CUDA and XPU return True.  Registering ``CppWrapperGpu`` (or a subclass)
-        as the C++ wrapper does not imply it: a device opts in here.
+        Whether the device's C++ wrapper is a GPU one (``CppWrapperGpu``): kernels
+        compiled apart, launched on a raw stream, AOTInductor's two passes.
+        Default: False, a ``CppWrapperCpu``-style wrapper; cuda and xpu say True.
         """
         return False
 
@@ -380,14 +363,9 @@ class DeviceOpOverrides:
 
     def current_device_idx_expr(self) -> str:
         """
-        A Python expression that evaluates, when the generated wrapper runs, to
-        the index of the current device of this type (e.g.
-        ``"torch.cuda.current_device()"``), for wrappers that resolve their
-        device at run time instead of baking in the index seen at compile time
-        (compile on one rank, run on any).
-
-        Default: raises ``RuntimeError``, since such a wrapper would not be
-        portable across device indices; cuda and xpu implement it.
+        A Python expression for the current device index at run time (e.g.
+        ``torch.cuda.current_device()``), for wrappers not bound to one index.
+        Default: raises ``RuntimeError``; cuda and xpu implement it.
         """
         raise RuntimeError(
             f"compile-on-one-rank (device-as-parameter) is not supported on "
@@ -399,18 +377,9 @@ class DeviceOpOverrides:
 
     def kernel_call_guard(self, kernel_name: str) -> str:
         """
-        A Python expression for a context manager that the Python wrapper
-        enters around each call of a kernel it generated for this device
-        (``kernel_name``, e.g. ``"cpp_fused_add_0"``): the wrapper writes
-        ``with <expression>:`` and the call indented under it.  For a backend
-        whose device memory may only be touched inside a guard of its own
-        (``"torch.<device>.memory_guard()"``); the expression is evaluated in
-        the generated module, which imports ``torch``.
-
-        Default: ``""``, nothing is written around the call.  Asked while the
-        Python wrapper's code is generated, once per kernel call; the C++
-        wrapper does not ask.  Calls of extern kernels and ATen fallbacks go
-        through the dispatcher and are not wrapped.
+        A Python expression for a context manager the Python wrapper enters
+        around each call of a generated kernel ``kernel_name`` on the device.
+        Default: ``""``, nothing around the call.
         """
         return ""
 
@@ -442,24 +411,15 @@ class DeviceOpOverrides:
         raise NotImplementedError
 
     def cpp_kernel_launch_supports_pdl(self) -> bool:
-        """
-        Whether the kernel launcher of :meth:`kernel_driver` can launch kernels
-        with programmatic dependent launch (overlapping a kernel's start with
-        the end of the previous one on the same stream).
-
-        Default: False. No launcher in this tree launches with it.
-        """
+        """Whether :meth:`kernel_driver`'s launcher supports programmatic
+        dependent launch. Default: False."""
         return False
 
     def cpp_stream_type(self) -> str:
         """
-        The C++ type of a raw stream of this device (``"cudaStream_t"``,
-        ``"sycl::queue*"``), which the GPU C++ wrapper uses for the stream
-        parameter of its kernel launchers and for the stream it reads with
-        :meth:`aoti_get_stream`.
-
-        Default: not implemented.  Required when :meth:`uses_gpu_cpp_wrapper`
-        is True; a C++ wrapper in the style of ``CppWrapperCpu`` never asks.
+        The C++ type of the device's raw stream (``"cudaStream_t"``), for the GPU
+        C++ wrapper. Default: not implemented; required when
+        :meth:`uses_gpu_cpp_wrapper` is True.
         """
         raise NotImplementedError
 
@@ -483,11 +443,8 @@ class DeviceOpOverrides:
 
 
 class NoOpDeviceOpOverrides(DeviceOpOverrides):
-    """
-    Overrides for a device whose generated code needs no device management:
-    no streams, no device switching, no synchronization.  It states no device
-    identity (no ``aten_device_type``); see ``CpuDeviceOpOverrides``.
-    """
+    """Overrides for a device whose generated code needs no streams, device
+    switching or synchronization; no ``aten_device_type`` of its own."""
 
     def import_get_raw_stream_as(self, name: str) -> str:
         return textwrap.dedent(
@@ -1188,6 +1145,9 @@ def register_device_op_overrides(
         )
     with device_op_overrides_lock:
         device_op_overrides_dict[device] = device_op_overrides
+    from torch._dynamo.device_interface import _bump_registry_generation
+
+    _bump_registry_generation()
 
 
 def _initialize_device_op_overrides():
@@ -1220,12 +1180,6 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
     overrides = _find_device_op_overrides(device)
     if overrides is None:
-        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
-        if device in _BUILTIN_DEVICE_INIT_LIST:
-            # An in-tree type without overrides (meta) raises the bare KeyError.
-            raise KeyError(device)
-        # A KeyError, as the dict lookup this replaces raised.
         raise KeyError(
             f"No DeviceOpOverrides registered for device '{device}'; register "
             "them with torch._inductor.codegen.common.register_device_op_overrides"

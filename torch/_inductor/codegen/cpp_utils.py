@@ -78,19 +78,10 @@ DTYPE_TO_ATEN = {
 
 
 def device_to_aten(device_type: str) -> str:
-    """
-    The ATen device type (``"at::k<DeviceType>"``) of ``device_type`` in
-    generated C++.
-
-    ``meta`` has no ``DeviceOpOverrides`` and is answered here; every other
-    device answers through its registered ``DeviceOpOverrides.aten_device_type()``.
-    The PrivateUse1 backend defaults to ``"at::kPrivateUse1"``: also when its
-    overrides subclass ``CpuDeviceOpOverrides``, whose ``"at::kCPU"`` would be
-    wrong for it.  Raises ``RuntimeError`` ("No ATen device type mapping")
-    for a device without overrides or without an ATen device type (tpu and
-    mtia have none), and ``RuntimeError`` for a value that does not name a c10
-    ``DeviceType``.
-    """
+    """The ATen device type (``"at::k<DeviceType>"``) of ``device_type``: its
+    ``DeviceOpOverrides.aten_device_type()``; ``at::kPrivateUse1`` for the
+    PrivateUse1 backend unless its overrides define their own. Raises
+    ``RuntimeError`` when there is none or it names no c10 ``DeviceType``."""
     if device_type == "meta":
         return "at::kMeta"
     from .common import _find_device_op_overrides, DeviceOpOverrides
