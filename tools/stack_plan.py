@@ -568,6 +568,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_privateuse1_identity.py": ("inductor-identity", [
         (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "inductor-streams")]),
     "test/inductor/test_registry_derived_answers.py": "options",
+    "test/inductor/test_compile_option_errors.py": "options",
     "test/inductor/test_backend_discovery.py": ("loaders", [
         (r"^get_compile_option_owner,$|^class (CompileOptionTests|UnregisteredDeviceOptionTests)",
          "options"),
@@ -597,6 +598,8 @@ FILES: dict[str, object] = {
     "test/inductor/test_upstream_names.py": "fake-device",
     # ------------------------------------------------------------------ docs
     "docs/examples/*": "fake-device",
+    # The requirements the guide's headings cite by ID, from the first patch on.
+    "docs/contract.md": "registry",
     "docs/backend_author_guide.md": ("registry", [
         (r"^## The example backend", "fake-device"),
         (r"^### Streams and events", "dynamo"),
