@@ -753,29 +753,24 @@ def fake_tensor_prop(
     return fake_mode
 
 
-def _resolve_operator_policy(
+def _graph_operator_policy(
     gm: GraphModule, example_inputs: Sequence[InputType]
 ) -> DeviceOperatorPolicy | None:
-    """The operator policy of the graph's accelerator; the graph is walked for
-    its device types only when some device has a policy."""
+    """Loads the backends of the inputs' devices (a loader may register a
+    policy), then resolves the operator policy of the graph's accelerator."""
+    init_backend_registration(
+        x.device for x in example_inputs if isinstance(x, torch.Tensor)
+    )
     if not _device_operator_policies:
         return None
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
 
 
 def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
-    """Give an explicit index to each device without one that follows a
-    ``set_device()`` traced into ``gm`` for the same device type.
-
-    Dynamo traces ``torch.<device>.set_device(i)`` of an out-of-tree device as
-    ``torch.ops.streams.set_device(device_type, i)``. When the graph runs
-    eagerly, a device without index after that call (``torch.ones(2,
-    device="<device>")``, ``x.to("<device>")``) means device ``i``; AOT tracing
-    and lowering would resolve it to the device current at compile time. Devices
-    given as ``torch.device`` objects anywhere in a node's arguments are pinned,
-    and device strings where they are passed as a ``device`` keyword or to
-    ``Tensor.to``. Graphs without such a call are left untouched.
-    """
+    """Give an explicit index to each index-less device that follows a traced
+    ``torch.ops.streams.set_device(device_type, i)`` for its type, as eager
+    execution would resolve it: ``torch.device`` arguments anywhere, device
+    strings as a ``device`` keyword or ``Tensor.to`` argument."""
     set_device_ops = (
         torch.ops.streams.set_device,
         torch.ops.streams.set_device.default,
@@ -816,21 +811,8 @@ def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
     gm.recompile()
 
 
-def _prepare_device_compile(
-    gm: GraphModule, example_inputs: Sequence[InputType]
-) -> DeviceOperatorPolicy | None:
-    """Loads the backends of the inputs' devices (a backend's loader may
-    register its operator policy) and returns the operator policy of the
-    graph's accelerator."""
-    init_backend_registration(
-        x.device for x in example_inputs if isinstance(x, torch.Tensor)
-    )
-    return _resolve_operator_policy(gm, example_inputs)
-
-
-# The options of the compile in progress that the user passed in
-# compile_fx(config_patches=...), and whether its device's options are applied
-# (so that the nested compile_fx call does not apply them again).
+# The options the user passed to the compile in progress, and whether its
+# device's options are applied (so that the nested compile_fx does not again).
 _user_config_patches: contextvars.ContextVar[Mapping[str, Any]] = (
     contextvars.ContextVar("inductor_user_config_patches", default={})
 )
@@ -840,20 +822,22 @@ _device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def _set_context_var(var: contextvars.ContextVar[Any], value: Any) -> Generator[None, None, None]:
-    token = var.set(value)
+def _user_options_scope(config_patches: Any) -> Generator[None, None, None]:
+    """``patch_compile_options(config_patches)``, recorded as the user's options."""
+    token = _user_config_patches.set(
+        config_patches if isinstance(config_patches, dict) else {}
+    )
     try:
-        yield
+        with patch_compile_options(config_patches):
+            yield
     finally:
-        var.reset(token)
+        _user_config_patches.reset(token)
 
 
 @contextlib.contextmanager
 def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]:
-    """Apply a device's options for the compile run inside.  On exit each
-    option is restored as it was, unset options included (unlike
-    ``config.patch``, which leaves them set to their prior value), so that a
-    later compile sees the user's settings only."""
+    """Applies a device's options; on exit each is restored as it was, unset
+    ones included, so that a later compile sees the user's settings only."""
     token = _device_config_applied.set(True)
     revert = config._make_closure_patcher(**patches)()
     try:
@@ -863,31 +847,29 @@ def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]
         _device_config_applied.reset(token)
 
 
-def _with_device_config(
-    patches: dict[str, Any], fn: Callable[_P, _T]
-) -> Callable[_P, _T]:
-    @functools.wraps(fn)
-    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
-        with _device_config_scope(patches):
-            return fn(*args, **kwargs)
-
-    return wrapper
-
-
-def _device_config_patches(
-    gm: GraphModule, example_inputs: Sequence[InputType]
-) -> dict[str, Any]:
-    """The Inductor options the operator policy of the graph's accelerator
-    sets for this compile (empty without a policy, or once applied)."""
-    if _device_config_applied.get() or not _device_operator_policies:
-        return {}
-    init_backend_registration(
-        x.device for x in example_inputs if isinstance(x, torch.Tensor)
-    )
-    policy = _resolve_operator_policy(gm, example_inputs)
+def _device_config_patches(policy: DeviceOperatorPolicy | None) -> dict[str, Any]:
+    """The options ``policy`` sets for the compile in progress."""
     if policy is None:
         return {}
     return policy.config_patches(user_options=_user_config_patches.get())
+
+
+def _compile_fx_with_device_config(
+    patches: dict[str, Any],
+    model_: GraphModule,
+    example_inputs_: Sequence[InputType],
+    inner_compile: Callable[..., OutputCode],
+    **kwargs: Any,
+) -> CompileFxOutput:
+    """``compile_fx`` under a device's options, its backward included."""
+
+    @functools.wraps(inner_compile)
+    def inner(*args: Any, **inner_kwargs: Any) -> OutputCode:
+        with _device_config_scope(patches):
+            return inner_compile(*args, **inner_kwargs)
+
+    with _device_config_scope(patches):
+        return compile_fx(model_, example_inputs_, inner_compile=inner, **kwargs)
 
 
 # pass config dict back to user
@@ -2870,13 +2852,7 @@ def compile_fx(
         return model_
 
     if config_patches:
-        with (
-            patch_compile_options(config_patches),
-            _set_context_var(
-                _user_config_patches,
-                config_patches if isinstance(config_patches, dict) else {},
-            ),
-        ):
+        with _user_options_scope(config_patches):
             return compile_fx(
                 model_,
                 example_inputs_,
@@ -2887,20 +2863,20 @@ def compile_fx(
                 compile_region_name=compile_region_name,
             )
 
-    # The Inductor options of the graph's device (its operator policy's
-    # config_defaults and custom_passes) apply like config_patches: to this
-    # compile and its backward, under the user's options.
-    device_config = _device_config_patches(model_, example_inputs_)
-    if device_config:
-        with _device_config_scope(device_config):
-            return compile_fx(
-                model_,
-                example_inputs_,
-                inner_compile=_with_device_config(device_config, inner_compile),
-                decompositions=decompositions,
-                ignore_shape_env=ignore_shape_env,
-                compile_region_name=compile_region_name,
-            )
+    if not _device_config_applied.get() and (
+        device_config := _device_config_patches(
+            _graph_operator_policy(model_, example_inputs_)
+        )
+    ):
+        return _compile_fx_with_device_config(
+            device_config,
+            model_,
+            example_inputs_,
+            inner_compile,
+            decompositions=decompositions,
+            ignore_shape_env=ignore_shape_env,
+            compile_region_name=compile_region_name,
+        )
 
     # Keep region names out of graph_kwargs so they don't perturb FX cache keys.
     inner_compile = functools.partial(
@@ -3083,9 +3059,8 @@ def _compile_fx_main(
         if isinstance(model_, GraphModule):
             _pin_devices_selected_in_graph(model_)
 
-        # The operator policy decides this compile's decompositions and
-        # device lowerings.
-        operator_policy = _prepare_device_compile(model_, example_inputs_)
+        # The operator policy decides this compile's decompositions and lowerings.
+        operator_policy = _graph_operator_policy(model_, example_inputs_)
         if operator_policy is not None:
             get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
 
@@ -3449,21 +3424,11 @@ def autograd_cache_key(
             "autograd_cache_key is not supported with cpp_wrapper or fx_wrapper"
         )
 
-    init_backend_registration(
-        x.device for x in example_inputs if isinstance(x, torch.Tensor)
-    )
-    operator_policy = _resolve_operator_policy(graph, example_inputs)
-    device_config = (
-        operator_policy.config_patches(user_options=_user_config_patches.get())
-        if operator_policy is not None
-        else {}
-    )
+    operator_policy = _graph_operator_policy(graph, example_inputs)
     if decompositions is None:
-        decompositions = (
-            operator_policy.decomposition_table(select_decomp_table())
-            if operator_policy is not None
-            else select_decomp_table()
-        )
+        decompositions = select_decomp_table()
+        if operator_policy is not None:
+            decompositions = operator_policy.decomposition_table(decompositions)
     # compile_fx applies these graph transforms before reaching _compile_fx_main.
     # Neither occurs on the torch.compile/Dynamo path (which always produces
     # tuple-returning, pre-flattened graphs). Not supported by this API.
@@ -3510,7 +3475,7 @@ def autograd_cache_key(
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
         operator_policy_scope(operator_policy),
-        _device_config_scope(device_config),
+        _device_config_scope(_device_config_patches(operator_policy)),
     ):
         return aot_autograd.autograd_cache_key(
             graph,

@@ -230,26 +230,25 @@ class _WireProtocolInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
-        devices = _out_of_tree_device_types(self.gm)
+        devices = _backend_device_types(self.gm)
         return _WireProtocolPickledInput(
             GraphPickler.dumps(self), devices, _device_options(devices)
         )
 
 
-def _out_of_tree_device_types(gm: torch.fx.GraphModule) -> tuple[str, ...]:
-    """The out-of-tree device types of the tensors in `gm`."""
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
+def _backend_device_types(gm: torch.fx.GraphModule) -> tuple[str, ...]:
+    """The device types of the tensors in `gm` that have an Inductor backend."""
+    from .codegen.common import get_scheduling_for_device
     from .utils import graph_device_types
 
     return tuple(
-        d for d in graph_device_types(gm) if d not in _BUILTIN_DEVICE_INIT_LIST
+        d for d in graph_device_types(gm) if get_scheduling_for_device(d) is not None
     )
 
 
 def _device_options(devices: Sequence[str]) -> dict[str, dict[str, object]]:
-    """The current values of the config modules of `devices` (their
-    "<device>.<key>" compile options), to apply in the child."""
+    """The values of the config modules of `devices` (their "<device>.<key>"
+    compile options), to apply in the child."""
     from .codegen.common import custom_backend_codegen_configs
 
     return {
@@ -273,8 +272,8 @@ def _current_fake_mode() -> FakeTensorMode:
 @dataclass
 class _WireProtocolPickledInput:
     value: bytes
-    # The out-of-tree device types of the graph, whose backends the child
-    # loads before unpickling it, and the values of their config modules.
+    # The graph's device types with a backend, which the child loads before
+    # unpickling it when it lacks them, and the values of their config modules.
     devices: tuple[str, ...] = ()
     device_options: dict[str, dict[str, object]] = dataclasses.field(
         default_factory=dict
@@ -286,9 +285,17 @@ class _WireProtocolPickledInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
-        from .codegen.common import load_backends_in_subprocess
+        from .codegen.common import (
+            get_scheduling_for_device,
+            init_backend_registration,
+            load_backends_in_subprocess,
+        )
 
-        load_backends_in_subprocess(self.devices, "This Inductor compile subprocess")
+        init_backend_registration(())
+        load_backends_in_subprocess(
+            [d for d in self.devices if get_scheduling_for_device(d) is None],
+            "This Inductor compile subprocess",
+        )
         fake_mode = _current_fake_mode()
         result = GraphPickler.loads(self.value, fake_mode)
         assert isinstance(result, _WireProtocolInput)
