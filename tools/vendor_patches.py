@@ -14,7 +14,10 @@ public registration API:
   (``register_decomposition``, ``register_lowering``, ``make_fallback``,
   ``add_needs_realized_inputs``, ``py_impl`` ...).
 
-Each site is reported as ``file:line target`` and grouped by concern; the
+Names are resolved through the file's imports; a function's own local
+variables (``config = Config(...)``) are not torch names.
+
+Each site is reported as ``file:line target`` (with its enclosing function) and grouped by concern; the
 concern names the series' public entry point that replaces it, or none.
 The summary prints the share of sites replaced.
 
@@ -56,6 +59,7 @@ COMPILE_STACK = (
     "torch.export",
     "torch.fx",
     "torch.utils._triton",
+    "torch.compile",
     "torch.nn.attention",
     "torch._ops",
     "torchgen.aoti",
@@ -105,6 +109,7 @@ class Site:
     line: int
     kind: str  # "assign", "mutate", "register"
     target: str  # qualified torch name written
+    function: str = "<module>"  # enclosing vendor def/class, dotted
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,6 +295,10 @@ class _FileScanner(ast.NodeVisitor):
         # imports torch modules under stable names).
         self.aliases: dict[str, str] = {}
         self.sites: list[Site] = []
+        self.scope: list[str] = []
+        # Per enclosing function: its local names that are no torch alias
+        # (``config = Config(...)`` in a module that imported Inductor's config).
+        self.shadowed: list[set[str]] = []
 
     # Aliases --------------------------------------------------------------
 
@@ -321,13 +330,70 @@ class _FileScanner(ast.NodeVisitor):
         parts = _dotted(node)
         if not parts or parts[0] not in self.aliases:
             return None
+        if any(parts[0] in shadowed for shadowed in self.shadowed):
+            return None
         return ".".join([self.aliases[parts[0]], *parts[1:]])
 
     # Sites ----------------------------------------------------------------
 
     def add(self, node: ast.AST, kind: str, target: str | None) -> None:
         if target is not None and _in_compile_stack(target) and not _is_live_state(target):
-            self.sites.append(Site(self.path, node.lineno, kind, target))
+            self.sites.append(
+                Site(self.path, node.lineno, kind, target, ".".join(self.scope) or "<module>")
+            )
+
+    def _local_names(self, node: ast.AST) -> set[str]:
+        """Names ``node`` (a function) binds to something that is no torch name."""
+        names: set[str] = set()
+        declared: set[str] = set()
+        args = getattr(node, "args", None)
+        if isinstance(args, ast.arguments):
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+                if a is not None:
+                    names.add(a.arg)
+        todo = list(getattr(node, "body", []))
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                declared.update(n.names)
+            if isinstance(n, (ast.Import, ast.ImportFrom)):  # torch imports are aliases
+                declared.update((a.asname or a.name).split(".")[0] for a in n.names)
+            value = getattr(n, "value", None)
+            targets: list[ast.AST] = []
+            if isinstance(n, ast.Assign):
+                targets = list(n.targets)
+            elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+                targets = [n.target]
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+                targets, value = [n.target], None
+            elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+                targets, value = [n.optional_vars], None
+            while targets:
+                t = targets.pop()
+                if isinstance(t, (ast.Tuple, ast.List)):
+                    targets.extend(t.elts)
+                elif isinstance(t, ast.Starred):
+                    targets.append(t.value)
+                elif isinstance(t, ast.Name) and (
+                    value is None or isinstance(value, ast.Call) or self.resolve(value) is None
+                ):
+                    names.add(t.id)
+            todo.extend(ast.iter_child_nodes(n))
+        return {n for n in names - declared if n in self.aliases}
+
+    def _scoped(self, node: ast.AST) -> None:
+        self.scope.append(node.name)  # type: ignore[attr-defined]
+        is_function = not isinstance(node, ast.ClassDef)
+        if is_function:
+            self.shadowed.append(self._local_names(node))
+        self.generic_visit(node)
+        if is_function:
+            self.shadowed.pop()
+        self.scope.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scoped
 
     def _target(self, node: ast.AST) -> None:
         if isinstance(node, ast.Attribute):
