@@ -1,31 +1,39 @@
-"""Inventory of a vendor package's writes to torch's compile stack.
+"""Inventory of a vendor package's writes to torch's compile stack, and which
+of them the series replaces.
 
-Given the unzipped Python tree of an out-of-tree backend (torch_npu, ...),
-list every place it changes torch's compile stack instead of calling a
-public registration API:
+Scanning.  In the unzipped Python tree of an out-of-tree backend, a *site* is
+one statement that changes torch's compile stack instead of calling a public
+registration API: an assignment to an attribute of a torch module or class
+(``module.attr =``, ``Class.method =``, ``setattr(torch..., ...)``), a
+mutation of a torch table (item write or delete, ``.update``, ``.append``,
+``.pop``, ``.cache_clear`` ...), or a call or decorator that registers into a
+torch table (``register_decomposition``, ``register_lowering``,
+``make_fallback``, ``py_impl`` ...).  Names are resolved through the file's
+imports; a function's own local variables (``config = Config(...)``) are not
+torch names.  Restores of a patch count as sites too.
 
-* assignments to attributes of torch modules and classes (``module.attr =``,
-  ``Class.method =``, ``setattr(torch..., ...)``), which includes method
-  replacement;
-* mutations of torch tables: item writes and deletes (``table[k] = v``,
-  ``del table[k]``), mutating methods (``.update``, ``.append``, ``.pop``,
-  ``.cache_clear`` ...);
-* calls and decorators that register into torch tables
-  (``register_decomposition``, ``register_lowering``, ``make_fallback``,
-  ``add_needs_realized_inputs``, ``py_impl`` ...).
+Counting.  Each site has a *concern* (CONCERNS: what it changes), a *route*
+(ROUTES: the code path it is on, from the vendor file: Inductor through
+``compile_fx``, a custom Dynamo backend that runs AOTAutograd with Inductor's
+passes but not ``compile_fx``, the Dynamo front end, ...) and a verdict.  A
+site counts as *replaced* only if a documented entry point of the series (or
+an existing, documented mechanism of stock torch) does what the patch does,
+for that device only, with no write to a torch module attribute, list or
+dict, and reaches the site's route (REPLACEMENTS: target -> entry point and
+the routes it reaches; OVERRIDES: per vendor function, where the target alone
+misleads, with the reason).  Inductor options read when the compile worker
+pool starts or at run time are never replaced by a per-compile default.
 
-Names are resolved through the file's imports; a function's own local
-variables (``config = Config(...)``) are not torch names.
+The inventory of the vendors audited so far (file, line, enclosing function,
+kind, torch target; no vendor code) is checked in next to this tool as
+``vendor_patches_inventory.json``, so the report needs no network::
 
-Each site is reported as ``file:line target`` (with its enclosing function) and grouped by concern; the
-concern names the series' public entry point that replaces it, or none.
-The summary prints the share of sites replaced.
+    python3 tools/vendor_patches.py                 # report the inventory
+    python3 tools/vendor_patches.py PATH [--package torch_npu] [--sites] [--json]
+    python3 tools/vendor_patches.py PATH --package torch_npu --version 2.13.0 --update-inventory
 
-Standard library only.  Usage::
-
-    python3 tools/vendor_patches.py PATH [--package torch_npu] [--json] [--sites]
-
-PATH is a directory (an unzipped wheel) or a ``.whl`` file.
+PATH is a directory (an unzipped wheel) or a ``.whl`` file
+(``pip download --no-deps torch-npu==2.13.0``).  Standard library only.
 """
 
 from __future__ import annotations
@@ -112,151 +120,292 @@ class Site:
     function: str = "<module>"  # enclosing vendor def/class, dotted
 
 
+# -- classification ----------------------------------------------------------------
+#
+# A site's *concern* says what part of the compile stack it changes; its
+# *verdict* says whether the series replaces it.  A site is replaced only when
+# all of these hold (the rule of issue 23):
+#
+# 1. an entry point of the series (or an existing public mechanism of stock
+#    torch) does what the patch does, for that device only, with no write to a
+#    torch module attribute, list or dict;
+# 2. the entry point is documented;
+# 3. it reaches the code path the patch is on: the site's *route* (below) is one
+#    the entry point reaches.  The operator policy, for instance, is resolved by
+#    ``compile_fx``; a custom Dynamo backend that runs AOTAutograd with
+#    Inductor's joint/post-grad passes but never calls ``compile_fx`` (torchair,
+#    npugraph_ex) is not reached by it.
+#
+# Sites that fail 1-3 although a rule names an entry point for their target are
+# listed in OVERRIDES with the reason.
+
+ANY = "any"
+INDUCTOR = "compile_fx"  # Inductor compiling a graph on the device
+CUSTOM_BACKEND = "custom Dynamo backend"  # aot_autograd + Inductor passes, no compile_fx
+DYNAMO = "Dynamo front end"
+TRANSFER = "CUDA-impersonation mode"
+IMPORT = "package import"
+
+# Vendor path prefix -> the route its sites are on (first match).
+ROUTES: tuple[tuple[str, str], ...] = (
+    ("torch_npu/dynamo/torchair/", CUSTOM_BACKEND),
+    ("torch_npu/dynamo/npugraph_ex/", CUSTOM_BACKEND),
+    ("torch_npu/dynamo/", DYNAMO),
+    ("torch_npu/utils/_dynamo", DYNAMO),
+    ("torch_npu/_compat/dynamo.py", DYNAMO),
+    ("torch_npu/contrib/transfer_to_npu.py", TRANSFER),
+    ("torch_npu/", INDUCTOR),
+    ("torch_rbln/", DYNAMO),  # its compile path is the custom Dynamo backend "rbln"
+)
+
+
+def route_of(path: str) -> str:
+    for prefix, route in ROUTES:
+        if path.startswith(prefix):
+            return route
+    return IMPORT
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryPoint:
+    """A documented replacement: ``ref`` is the dotted name in the series'
+    torch that implements it (the test resolves it), ``reaches`` the routes on
+    which it applies."""
+
+    name: str
+    ref: str
+    reaches: frozenset[str] = frozenset({ANY})
+
+    def reaches_route(self, route: str) -> bool:
+        return ANY in self.reaches or route in self.reaches
+
+
+def _ep(name: str, ref: str, *reaches: str) -> EntryPoint:
+    return EntryPoint(name, ref, frozenset(reaches or (ANY,)))
+
+
+_DI = "torch._dynamo.device_interface.DeviceInterface."
+_POLICY = "torch._inductor.device_operator_policy.DeviceOperatorPolicy."
+IS_GPU = _ep("DeviceInterface.is_gpu", _DI + "is_gpu")
+TRITON = _ep("DeviceInterface.is_triton_capable", _DI + "is_triton_capable")
+SM_COUNT = _ep("DeviceInterface.get_multi_processor_count", _DI + "get_multi_processor_count")
+TMA = _ep("DeviceInterface.supports_tma", _DI + "supports_tma")
+WORKER = _ep("DeviceInterface.Worker (its own cache)", _DI + "Worker")
+ATEN = _ep("DeviceOpOverrides.aten_device_type",
+           "torch._inductor.codegen.common.DeviceOpOverrides.aten_device_type")
+CPP_OPTIONS = _ep("DeviceInterface.get_cpp_device_options", _DI + "get_cpp_device_options")
+CPP_CFLAGS = _ep("DeviceInterface.get_cpp_optimization_flags", _DI + "get_cpp_optimization_flags")
+CPP_TWO_PASS = _ep("DeviceOpOverrides.uses_gpu_cpp_wrapper",
+                   "torch._inductor.codegen.common.DeviceOpOverrides.uses_gpu_cpp_wrapper")
+CPP_HEADER = _ep("C++ wrapper class get_device_include_path_jit/aot",
+                 "torch._inductor.codegen.cpp_wrapper_cpu.CppWrapperCpu.get_device_include_path_jit")
+VISIBLE = _ep("DeviceInterface.visible_devices_env", _DI + "visible_devices_env")
+SYSTEM = _ep("DeviceInterface.get_cache_system_info", _DI + "get_cache_system_info")
+TRACE_RULES = _ep("register_device_trace_rules",
+                  "torch._dynamo.trace_rules.register_device_trace_rules")
+FOLD = _ep("DeviceInterface.dynamo_constant_fold_fns[_need_guards]", _DI + "dynamo_constant_fold_fns")
+PROPS_TYPE = _ep("DeviceInterface.get_device_properties (its type is a constant)",
+                 _DI + "get_device_properties")
+STREAM_EVENT = _ep("DeviceInterface.Stream / Event", _DI + "Event")
+TENSOR_CLASSES = _ep("DeviceInterface.dynamo_tensor_classes + device module amp.autocast",
+                     _DI + "dynamo_tensor_classes")
+BACKEND_EP = _ep("torch_dynamo_backends entry point",
+                 "torch._dynamo.backends.registry._discover_entrypoint_backends")
+DECOMP = _ep("DeviceOperatorPolicy.decomposition_overrides", _POLICY + "decomposition_overrides",
+             INDUCTOR)
+FAKE = _ep("DeviceOperatorPolicy.fake_overrides", _POLICY + "fake_overrides")
+LOWERING = _ep("DeviceOperatorPolicy.lowering_overrides", _POLICY + "lowering_overrides", INDUCTOR)
+REALIZED = _ep("DeviceOperatorPolicy.realized_input_ops", _POLICY + "realized_input_ops", INDUCTOR)
+CONFIG = _ep("DeviceOperatorPolicy.config_defaults", _POLICY + "config_defaults", INDUCTOR)
+PASSES = _ep("DeviceOperatorPolicy.custom_passes", _POLICY + "custom_passes", INDUCTOR)
+CACHE_KEY = _ep("DeviceOperatorPolicy.cache_key_fields", _POLICY + "cache_key_fields", INDUCTOR)
+
+_CUSTOM_PASS_OPTIONS = (r"(pre_grad_custom_pass|joint_custom_p\w+|post_grad_custom_p\w+"
+                        r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)")
+
+# Inductor options a per-compile default cannot serve: read when the compile
+# worker pool starts (once per process), or at run time by compiled code.
+CONFIG_READ_OUTSIDE_COMPILE: dict[str, str] = {
+    "compile_threads": "read when the compile worker pool starts, not per compile",
+    "worker_suppress_logging": "read when the compile worker pool starts, not per compile",
+    "torchinductor_worker_logpath": "read when the compile worker pool starts, not per compile",
+    "triton.slow_path_cudagraph_asserts": "read by the device-graph trees at run time",
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Concern:
     name: str
     pattern: re.Pattern[str]
-    entry_point: str | None
-    kinds: frozenset[str] = frozenset({"assign", "mutate", "register"})
 
 
-def _c(
-    name: str, pattern: str, entry_point: str | None, kinds: Iterable[str] | None = None
-) -> Concern:
-    if kinds is None:
-        return Concern(name, re.compile(pattern), entry_point)
-    return Concern(name, re.compile(pattern), entry_point, frozenset(kinds))
+# Ordered: the first concern whose pattern matches a site's target takes it.
+CONCERNS: tuple[Concern, ...] = tuple(
+    Concern(name, re.compile(pattern))
+    for name, pattern in (
+        ("device identity",
+         r"^torch\._inductor\.utils\.(GPU_TYPES|is_gpu|get_gpu_type|_gpu_types|device_need_guard)\b"
+         r"|\.get_gpu_type$|\.is_gpu$|_original_is_gpu$|\.has_triton$|DeviceProperties|\.is_big_gpu$"
+         r"|_use_template_for_cuda|get_max_num_sms|_device_supports_tma|GPU_BENCHMARK_DEVICE_TYPES"
+         r"|^torch\._dynamo\.device_interface\."),
+        ("C++ build and wrapper",
+         r"DEVICE_TO_ATEN|^torch\._inductor\.cpp_builder\.|AotCodeCompiler|codegen_with_cpp_wrapper"
+         r"|_get_cpp_wrapper_header"),
+        ("cache keys", r"CacheBase\.get_system|FxGraphHashDetails|AOTAutogradCacheDetails"),
+        ("Dynamo tracing",
+         r"^torch\._dynamo\.(trace_rules|variables|symbolic_convert)\.|common_constant_types"),
+        ("compile front-end wrappers",
+         r"^torch\.compile$|^torch\._dynamo\.(optimize|reset|eval_frame|backends|utils\.run_node"
+         r"|utils\.get_debug_dir)\b"),
+        ("Dynamo config", r"^torch\._dynamo\.config\.|^torch\._functorch\.config\."),
+        ("FX passes",
+         r"^torch\._inductor\.config\." + _CUSTOM_PASS_OPTIONS
+         + r"|^torch\._inductor\.(fx_passes|pattern_matcher)\b"),
+        ("Inductor config", r"^torch\._inductor\.config\."),
+        ("decompositions",
+         r"^torch\._inductor\.decomposition\.|^torch\._decomp\b|torch_decomp_decompositions"),
+        ("lowerings", r"^torch\._inductor\.lowering\.|fallback_node_due_to_unsupported_type"),
+        ("fake tensors and meta kernels",
+         r"^torch\._subclasses|^torch\._prims_common|^torch\._meta_registrations|^torch\._refs"
+         r"|^torch\._ops"),
+        ("IR / loop-body method replacement",
+         r"^torch\._inductor\.(ir|loop_body|sizevars|ops_handler|dtype_propagation"
+         r"|shape_propagation|dependencies)\."),
+        ("scheduler & fusion heuristics", r"^torch\._inductor\.(scheduler|choices)\."),
+        ("Triton codegen helpers",
+         r"^torch\._inductor\.codegen\.(triton|simd)\.|^torch\._inductor\.runtime\.triton_helpers\."
+         r"|^torch\._inductor\.utils\._triton_type_mapping"),
+        ("Triton autotuner", r"^torch\._inductor\.runtime\.(triton_heuristics|autotune_cache)\."),
+        ("wrapper codegen", r"^torch\._inductor\.(codegen\.wrapper|graph)\."),
+        ("autotuning and benchmarking",
+         r"^torch\._inductor\.(autotune_process|select_algorithm|runtime\.benchmarking)\."),
+        ("async compile", r"^torch\._inductor\.async_compile\."),
+        ("RNG functionalization", r"^torch\._prims\.rng_prims"),
+        ("device graphs", r"cudagraph"),
+        ("flex attention", r"flex_attention"),
+        ("AOTInductor", r"^torch\._export\.aot_load|^torchgen\.aoti"),
+        ("logging", r"^torch\._logging"),
+        ("other compile stack", r""),
+    )
+)
 
-
-# Ordered: the first matching concern takes a site.  ``entry_point`` is the
-# series' public replacement (None: not replaced yet).
-CONCERNS: tuple[Concern, ...] = (
-    _c("GPU device list and is_gpu",
-       r"^torch\._inductor\.utils\.(GPU_TYPES|is_gpu|get_gpu_type|_gpu_types|device_need_guard)\b"
-       r"|\.get_gpu_type$",
-       "DeviceInterface.is_gpu / backend_features (register_interface_for_device)"),
-    _c("Triton availability",
-       r"\.has_triton$|^torch\.utils\._triton\.has_triton",
-       "DeviceInterface.is_triton_capable / raise_if_triton_unavailable"),
-    _c("device properties and SM count",
-       r"DeviceProperties|\.is_big_gpu$|_use_template_for_cuda|get_max_num_sms",
-       "DeviceInterface.get_multi_processor_count"),
-    _c("ATen device type",
-       r"DEVICE_TO_ATEN|device_to_aten",
-       "DeviceOpOverrides.aten_device_type"),
-    _c("C++ build options",
-       r"cpp_builder\.(get_cpp_torch_device_options|CppTorchDeviceOptions|_get_torch_related_args)"
-       r"|AotCodeCompiler",
-       "cpp_builder.register_cpp_device_options / DeviceInterface.get_cpp_device_options"),
-    _c("C++ optimization flags",
-       r"cpp_builder\._get_optimization_cflags$",
-       "DeviceInterface.get_cpp_optimization_flags"),
-    _c("cpp wrapper device paths",
-       r"codegen_with_cpp_wrapper|_get_cpp_wrapper_header",
-       "DeviceOpOverrides.uses_gpu_cpp_wrapper / cpp_stream_type"),
-    _c("autotune visible devices",
-       r"autotune_process\.CUDA_VISIBLE_DEVICES|get_visible_devices_env_var",
-       "DeviceInterface.visible_devices_env"),
-    _c("cache system info",
-       r"CacheBase\.get_system",
-       "DeviceInterface.get_cache_system_info"),
-    _c("backend registration plumbing",
-       r"init_backend_registration|get_device_op_overrides|device_op_overrides_dict"
-       r"|device_codegens|_inductor_backend_init",
-       "torch_inductor_backends entry point / register_backend_for_device"),
-    _c("per-device compile options",
-       r"apply_options|get_config_copy|_TorchCompileInductorWrapper",
-       "register_backend_for_device(device_custom_config=) + options={'<device>.<key>': ...}"),
-    _c("Dynamo trace rules",
-       r"^torch\._dynamo\.trace_rules\.|_load_obj_from_str|lookup_inner|SKIP_DIRS|_recompile_re"
-       r"|_allowed_callable_ids|_disallowed_callable_ids|BUILTIN_SKIPLIST|SkipFunctionVariable",
-       "torch._dynamo.trace_rules.register_device_trace_rules"),
-    _c("Dynamo id() of events",
-       r"BuiltinVariable\.call_id$",
-       "DeviceInterface.Event (id() of events needs no patch)"),
-    _c("Dynamo streams, events and in-graph classes",
-       r"_in_graph_classes|StreamVariable|EventVariable|_get_handlers|StreamContext"
-       r"|stream_and_event|constant_fold_functions|common_constant_types",
-       "DeviceInterface Stream/Event/dynamo_tensor_classes/dynamo_constant_fold_fns"),
-    _c("device interface registry",
-       r"^torch\._dynamo\.device_interface\.",
-       "register_interface_for_device"),
-    _c("Inductor decomposition table",
-       r"^torch\._inductor\.decomposition\.",
-       "register_device_operator_policy (decomposition_overrides)"),
-    _c("Inductor lowering table and fallbacks",
-       r"^torch\._inductor\.lowering\.(lowerings|make_fallback|fallbacks|FALLBACK_ALLOW_LIST"
-       r"|fallback_handler|make_reduction|_maybe_layout_constraints)",
-       "register_device_operator_policy (lowering_overrides)"),
-    _c("extra cache-key fields",
-       r"(FxGraphHashDetails|AOTAutogradCacheDetails)\.__init__$",
-       "DeviceOperatorPolicy(cache_key_fields=...)"),
-    _c("needs_realized_inputs",
-       r"^torch\._inductor\.lowering\.needs_realized_inputs",
-       "DeviceOperatorPolicy(realized_input_ops=...)"),
-    _c("core Inductor config",
-       r"^torch\._inductor\.config\.(?!pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
-       r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",
-       "DeviceOperatorPolicy(config_defaults=...)"),
-    _c("custom graph passes",
-       r"^torch\._inductor\.config\.(pre_grad_custom_pass|post_grad_custom_p|joint_custom_p"
-       r"|_pre_fusion_custom_pass|_post_fusion_custom_pass)",
-       "DeviceOperatorPolicy(custom_passes=...)"),
-    _c("Dynamo config",
-       r"^torch\._dynamo\.config\.|^torch\._functorch\.config\.",
-       None),
-    _c("core decomposition tables",
-       r"^torch\._decomp\b|fake_tensor\.torch_decomp_decompositions|decompositions_for_jvp",
-       "DeviceOperatorPolicy(fake_overrides=..., decomposition_overrides=...)"),
-    _c("pattern registrations into Inductor's pass dicts",
-       r"^torch\._inductor\.fx_passes\.(\w+\.)?(patterns|pass_patterns)\b",
-       "DeviceOperatorPolicy(custom_passes=...) applying your own PatternMatcherPass",
-       kinds=("register",)),
-    _c("pattern-matcher passes",
-       r"^torch\._inductor\.fx_passes\.|^torch\._inductor\.pattern_matcher",
-       None),
-    _c("GPU benchmark device list",
-       r"GPU_BENCHMARK_DEVICE_TYPES",
-       "DeviceInterface.is_gpu (benchmarking.GPU_BENCHMARK_DEVICE_TYPES follows the registry)"),
-    _c("benchmarker",
-       r"benchmarking\.benchmarker|do_bench_using_profiling",
-       None),
-    _c("TMA support", r"_device_supports_tma", "DeviceInterface.supports_tma"),
-    _c("RNG functionalization",
-       r"^torch\._prims\.rng_prims|preserve_rng_state|functionalize_rng_ops|philox",
-       None),
-    _c("cudagraph plumbing",
-       r"cudagraph|graph_tree",
-       None),
-    _c("Triton autotuner and heuristics",
-       r"triton_heuristics|autotune_cache|CachingAutotuner",
-       None),
-    _c("AOTInductor loader and C shim",
-       r"aot_load|package\.load_package|^torchgen\.aoti|aoti",
-       None),
-    _c("flex attention", r"flex_attention", None),
-    _c("autotune benchmark requests",
-       r"autotune_process\.|select_algorithm",
-       None),
-    _c("scheduler, IR and codegen internals",
-       r"^torch\._inductor\.(scheduler|ir|codegen|graph|kernel|codecache|async_compile"
-       r"|runtime|sizevars|utils|wrapper_benchmark|choices|virtualized|dependencies|compile_fx"
-       r"|select_algorithm|metrics|bounds|loop_body|output_code|freezing|debug)\b",
-       None),
-    _c("fake tensors and meta kernels",
-       r"^torch\._subclasses|^torch\._prims_common|^torch\._meta_registrations|^torch\._refs"
-       r"|py_kernels|^torch\._ops",
-       None),
-    _c("other compile stack", r"", None),
+# Ordered: target pattern -> the entry point that replaces such a write where
+# it reaches the site's route.  No match: nothing replaces it.
+REPLACEMENTS: tuple[tuple[re.Pattern[str], EntryPoint], ...] = tuple(
+    (re.compile(pattern), entry)
+    for pattern, entry in (
+        (r"^torch\._inductor\.utils\.(GPU_TYPES|get_gpu_type)$|\.get_gpu_type$"
+         r"|GPU_BENCHMARK_DEVICE_TYPES", IS_GPU),
+        (r"\.has_triton$", TRITON),
+        (r"DeviceProperties\.(create|multi_processor_count)$", SM_COUNT),
+        (r"_device_supports_tma$", TMA),
+        (r"^torch\._dynamo\.device_interface\.caching_worker_", WORKER),
+        (r"DEVICE_TO_ATEN$", ATEN),
+        (r"cpp_builder\.get_cpp_torch_device_options$", CPP_OPTIONS),
+        (r"cpp_builder\._get_optimization_cflags$", CPP_CFLAGS),
+        (r"GraphLowering\.codegen_with_cpp_wrapper$", CPP_TWO_PASS),
+        (r"codecache\._get_cpp_wrapper_header$", CPP_HEADER),
+        (r"autotune_process\.CUDA_VISIBLE_DEVICES$", VISIBLE),
+        (r"CacheBase\.get_system$", SYSTEM),
+        (r"trace_rules\.torch_name_rule_map$", TRACE_RULES),
+        (r"variables\.torch\.constant_fold_functions(_need_guards)?$", FOLD),
+        (r"utils\.common_constant_types$", PROPS_TYPE),
+        (r"UserDefinedClassVariable\._in_graph_classes$|(StreamVariable|EventVariable)\.python_type$"
+         r"|BuiltinVariable\.call_id$", STREAM_EVENT),
+        (r"UserDefinedClassVariable\.__new__(raw)?$", TENSOR_CLASSES),
+        (r"^torch\._dynamo\.optimize$|^torch\._dynamo\.backends\.registry\._BACKENDS$", BACKEND_EP),
+        (r"^torch\._inductor\.decomposition\.(decompositions|fast_random_decomps)$"
+         r"|^torch\._decomp\.decompositions_for_rng\.extra_random_decomps$"
+         r"|^torch\._decomp\.global_decomposition_table$", DECOMP),
+        (r"^torch\._decomp\.(decomposition_table|meta_table)$"
+         r"|fake_tensor\.torch_decomp_decompositions$", FAKE),
+        (r"^torch\._inductor\.lowering\.lowerings$", LOWERING),
+        (r"^torch\._inductor\.lowering\.needs_realized_inputs$", REALIZED),
+        (r"^torch\._inductor\.config\." + _CUSTOM_PASS_OPTIONS + r"$", PASSES),
+        (r"^torch\._inductor\.fx_passes\.(\w+\.)?(patterns|pass_patterns|POST_GRAD_PATTERNS)$",
+         PASSES),
+        (r"^torch\._inductor\.config\.", CONFIG),
+        (r"(FxGraphHashDetails|AOTAutogradCacheDetails)\.__init__$", CACHE_KEY),
+    )
 )
 
 
-def concern_of(site: Site) -> Concern:
-    for concern in CONCERNS:
-        if site.kind in concern.kinds and concern.pattern.search(site.target):
-            return concern
-    return CONCERNS[-1]
+@dataclasses.dataclass(frozen=True)
+class Override:
+    """A verdict for the sites of one vendor function, ahead of REPLACEMENTS."""
 
+    path: str  # vendor file
+    function: str  # regex on the enclosing function (dotted)
+    target: str  # regex on the target
+    entry: EntryPoint | None
+    reason: str
+
+
+OVERRIDES: tuple[Override, ...] = (
+    Override("torch_npu/_inductor/ascendc/npu.py", r"_npu_as_gpu$", r"GPU_TYPES$", None,
+             "adds the device to GPU_TYPES around one scheduler call; is_gpu() is one answer "
+             "for the whole process, and this device is not GPU-class elsewhere"),
+    Override("torch_npu/_inductor/ascendc/__init__.py", r"_patch_inductor_lowering_device_selection",
+             r"lowering\.", None,
+             "a GPU answer for lowering's device selection only; is_gpu() is process-wide"),
+    Override("torch_npu/_inductor/ascendc/cpp_wrapper.py", r"", r"codegen_with_cpp_wrapper$", None,
+             "a two-pass C++ wrapper with the backend's own autotune bookkeeping, "
+             "not only the device list"),
+    Override("torch_npu/_inductor/ascendc/decomposition.py", r"_finetune_decompose$",
+             r"^torch\._decomp\.decomposition_table$", None,
+             "drops the op's global decomposition with its CompositeImplicit kernel so that "
+             "tracing keeps the op whole; no entry point keeps an op whole at trace time"),
+    Override("torch_npu/_inductor/fx_passes/fav3_partition_pass.py", r"", r"", PASSES,
+             "a post-grad pass enabled through Inductor's fusion-option table; it can run "
+             "from custom_passes instead"),
+    Override("torch_npu/_inductor/deterministic_cache.py", r"", r"FxGraphHashDetails\._", CACHE_KEY,
+             "marker attribute of the cache-key patch above"),
+    Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\._dynamo\.reset$", None,
+             "flushes the backend's caches on reset; stock reset() calls reset() on each backend "
+             "used since the last reset, which would serve, but that is undocumented"),
+    Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\.compile$", None,
+             "lazy registration: the torch_dynamo_backends entry point serves; cpu fallback and "
+             "failover: a backend returning a falling-back callable serves; the retry after "
+             "FailOnRecompileLimitHit (raised by Dynamo, outside the backend) has none"),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    concern: str
+    route: str
+    entry: EntryPoint | None  # set only when replaced
+    reason: str
+
+    @property
+    def replaced(self) -> bool:
+        return self.entry is not None
+
+
+def concern_of(site: Site) -> str:
+    for concern in CONCERNS:
+        if concern.pattern.search(site.target):
+            return concern.name
+    return CONCERNS[-1].name
+
+
+def classify(site: Site) -> Verdict:
+    concern, route = concern_of(site), route_of(site.path)
+    for o in OVERRIDES:
+        if (site.path == o.path and re.search(o.function, site.function)
+                and re.search(o.target, site.target)):
+            return Verdict(concern, route, o.entry, o.reason)
+    option = site.target.removeprefix("torch._inductor.config.")
+    if option in CONFIG_READ_OUTSIDE_COMPILE and site.target.startswith("torch._inductor.config."):
+        return Verdict(concern, route, None, CONFIG_READ_OUTSIDE_COMPILE[option])
+    for pattern, entry in REPLACEMENTS:
+        if pattern.search(site.target):
+            if entry.reaches_route(route):
+                return Verdict(concern, route, entry, "")
+            return Verdict(concern, route, None,
+                           f"{entry.name} applies on {', '.join(sorted(entry.reaches))} only, "
+                           f"not on this {route} path")
+    return Verdict(concern, route, None, "")
 
 # -- scanning --------------------------------------------------------------------
 
@@ -499,85 +648,189 @@ def scan(root: str, package: str | None = None) -> list[Site]:
     return sites
 
 
-# -- report ----------------------------------------------------------------------
+# -- inventory and report ----------------------------------------------------------
+
+INVENTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vendor_patches_inventory.json")
+
+
+@dataclasses.dataclass(frozen=True)
+class Vendor:
+    package: str
+    version: str
+    sites: tuple[Site, ...]
+
+
+def load_inventory(path: str = INVENTORY) -> list[Vendor]:
+    """The checked-in inventory: per vendor package, the sites found in its
+    wheel (vendor file, line, enclosing function, kind, torch target)."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    return [
+        Vendor(v["package"], v["version"],
+               tuple(Site(p, line, kind, target, function)
+                     for p, line, function, kind, target in v["sites"]))
+        for v in data["vendors"]
+    ]
+
+
+def write_inventory(vendors: Iterable[Vendor], path: str = INVENTORY) -> None:
+    data = {
+        "about": "Writes to torch's compile stack found by tools/vendor_patches.py in each "
+                 "vendor wheel: [vendor file, line, enclosing function, kind, torch target]. "
+                 "No vendor code. Regenerate with --update-inventory.",
+        "vendors": [
+            {"package": v.package, "version": v.version,
+             "sites": [[s.path, s.line, s.function, s.kind, s.target] for s in v.sites]}
+            for v in vendors
+        ],
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=0)
+        f.write("\n")
+
+
+@dataclasses.dataclass
+class Row:
+    concern: str
+    sites: list[Site]
+    verdicts: list[Verdict]
+
+    @property
+    def replaced(self) -> int:
+        return sum(v.replaced for v in self.verdicts)
+
+    @property
+    def entry_points(self) -> list[str]:
+        return sorted({v.entry.name for v in self.verdicts if v.entry is not None})
 
 
 @dataclasses.dataclass
 class Report:
+    package: str
     sites: list[Site]
-    by_concern: dict[str, list[Site]]
+    verdicts: dict[Site, Verdict]
 
     @property
     def replaced(self) -> list[Site]:
-        entry = {c.name: c.entry_point for c in CONCERNS}
-        return [s for name, ss in self.by_concern.items() if entry[name] for s in ss]
+        return [s for s in self.sites if self.verdicts[s].replaced]
 
     @property
     def share(self) -> float:
         return len(self.replaced) / len(self.sites) if self.sites else 0.0
 
+    def rows(self) -> list[Row]:
+        by: dict[str, Row] = {}
+        for s in self.sites:
+            v = self.verdicts[s]
+            row = by.setdefault(v.concern, Row(v.concern, [], []))
+            row.sites.append(s)
+            row.verdicts.append(v)
+        return sorted(by.values(), key=lambda r: (-len(r.sites), r.concern))
 
-def build_report(sites: Iterable[Site]) -> Report:
-    sites = sorted(set(sites), key=lambda s: (s.path, s.line, s.target))
-    by_concern: dict[str, list[Site]] = {c.name: [] for c in CONCERNS}
-    for s in sites:
-        by_concern[concern_of(s).name].append(s)
-    return Report(sites, {k: v for k, v in by_concern.items() if v})
+
+def build_report(sites: Iterable[Site], package: str = "") -> Report:
+    ordered = sorted(set(sites), key=lambda s: (s.path, s.line, s.target))
+    return Report(package, ordered, {s: classify(s) for s in ordered})
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
 def format_report(report: Report, show_sites: bool = False) -> str:
-    entry = {c.name: c.entry_point for c in CONCERNS}
-    lines = []
-    order = sorted(report.by_concern.items(), key=lambda kv: -len(kv[1]))
-    for name, sites in order:
-        lines.append(f"{len(sites):4d}  {name}  ->  {entry[name] or '(none)'}")
+    lines = [f"{report.package or 'package'}: sites / replaced / entry point, per concern"]
+    width = max([len(r.concern) for r in report.rows()] + [5])
+    for row in report.rows():
+        lines.append(f"  {row.concern:<{width}}  {len(row.sites):4d}  {row.replaced:4d}  "
+                     f"{'; '.join(row.entry_points) or '-'}")
         if show_sites:
-            for s in sites:
-                lines.append(f"        {s.path}:{s.line}  {s.kind:8s} {s.target}")
+            for s, v in zip(row.sites, row.verdicts):
+                mark = "R" if v.replaced else "-"
+                how = v.entry.name if v.entry else v.reason
+                lines.append(f"      {mark} {s.path}:{s.line} {s.function}  {s.kind} {s.target}"
+                             + (f"  [{how}]" if how else ""))
     n, r = len(report.sites), len(report.replaced)
-    lines.append(
-        f"{n} sites in {len(report.by_concern)} concerns; "
-        f"{r} replaced by a public entry point ({100 * report.share:.0f}%)"
-    )
+    lines.append(f"  {'total':<{width}}  {n:4d}  {r:4d}  ({_percent(r, n)} replaced)")
+    unreached = [report.verdicts[s] for s in report.sites
+                 if not report.verdicts[s].replaced and report.verdicts[s].reason]
+    if unreached:
+        lines.append(f"  not replaced although a mechanism exists or an entry point matches "
+                     f"the target: {len(unreached)}")
+        counts: dict[str, int] = {}
+        for v in unreached:
+            counts[v.reason] = counts.get(v.reason, 0) + 1
+        for reason, count in sorted(counts.items(), key=lambda kv: -kv[1]):
+            lines.append(f"    {count:4d}  {reason}")
     return "\n".join(lines)
+
+
+def _scan_path(path: str, package: str | None) -> list[Site]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = path
+        if os.path.isfile(path):
+            with zipfile.ZipFile(path) as z:
+                z.extractall(tmp, [n for n in z.namelist() if n.endswith(".py")])
+            root = tmp
+        return scan(root, package)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("path", help="unzipped vendor package directory or .whl file")
+    parser.add_argument("path", nargs="?",
+                        help="unzipped vendor package directory or .whl file "
+                             "(default: report the checked-in inventory)")
     parser.add_argument("--package", help="top-level package to scan (default: all)")
-    parser.add_argument("--sites", action="store_true", help="list every site")
+    parser.add_argument("--version", default="", help="version recorded with --update-inventory")
+    parser.add_argument("--sites", action="store_true", help="list every site with its verdict")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--update-inventory", action="store_true",
+                        help="record the scan of PATH as the inventory of --package")
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        root = args.path
-        if os.path.isfile(root):
-            with zipfile.ZipFile(root) as z:
-                z.extractall(tmp, [n for n in z.namelist() if n.endswith(".py")])
-            root = tmp
-        report = build_report(scan(root, args.package))
+    if args.path is None:
+        reports = [build_report(v.sites, f"{v.package} {v.version}") for v in load_inventory()]
+    else:
+        sites = _scan_path(args.path, args.package)
+        name = args.package or os.path.basename(args.path.rstrip(os.sep))
+        if args.update_inventory:
+            if not args.package or not args.version:
+                parser.error("--update-inventory needs --package and --version")
+            known = load_inventory() if os.path.exists(INVENTORY) else []
+            vendors = [v for v in known if v.package != args.package]
+            vendors.append(Vendor(args.package, args.version,
+                                  tuple(build_report(sites).sites)))
+            write_inventory(sorted(vendors, key=lambda v: v.package))
+        reports = [build_report(sites, f"{name} {args.version}".strip())]
     if args.json:
-        entry = {c.name: c.entry_point for c in CONCERNS}
         json.dump(
-            {
-                "sites": len(report.sites),
-                "replaced": len(report.replaced),
-                "share": report.share,
-                "concerns": {
-                    name: {
-                        "entry_point": entry[name],
-                        "sites": [dataclasses.asdict(s) for s in ss],
-                    }
-                    for name, ss in report.by_concern.items()
-                },
-            },
+            [
+                {
+                    "package": r.package,
+                    "sites": len(r.sites),
+                    "replaced": len(r.replaced),
+                    "share": r.share,
+                    "concerns": {
+                        row.concern: {
+                            "sites": len(row.sites),
+                            "replaced": row.replaced,
+                            "entry_points": row.entry_points,
+                        }
+                        for row in r.rows()
+                    },
+                    "site_verdicts": [
+                        {**dataclasses.asdict(s), "concern": v.concern, "route": v.route,
+                         "entry_point": v.entry.name if v.entry else None, "reason": v.reason}
+                        for s, v in r.verdicts.items()
+                    ],
+                }
+                for r in reports
+            ],
             sys.stdout,
             indent=1,
         )
         print()
     else:
-        print(format_report(report, args.sites))
+        print("\n\n".join(format_report(r, args.sites) for r in reports))
     return 0
 
 

@@ -1,8 +1,14 @@
 # Owner(s): ["module: ci"]
-"""Tests of tools/vendor_patches.py, the inventory of a vendor package's writes
-to torch's compile stack."""
+"""Tests of tools/vendor_patches.py: the scanner on a small synthetic package,
+the counting rule on synthetic sites, and the checked-in inventory of the
+audited vendor packages (torch_npu 2.13.0, torch-rbln 0.12.0) against the
+series' torch."""
 
+import dataclasses
+import importlib
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -12,11 +18,12 @@ from pathlib import Path
 
 from torch.testing._internal.common_utils import run_tests, TestCase
 
-from tools import vendor_patches
+from tools import vendor_patches as vp
 
 REPO = Path(__file__).resolve().parents[2]
-# Downloaded once per checkout (build/ is ignored and kept between CI runs).
-PACKAGES = REPO / "build" / "vendor_packages"
+# Where a checkout keeps downloaded wheels (build/ is ignored); the comparison
+# of a fresh scan with the inventory runs only when the wheel is there.
+PACKAGES = Path(os.environ.get("VENDOR_WHEELS", REPO / "build" / "vendor_packages"))
 
 SAMPLE = {
     "acc/__init__.py": """
@@ -55,6 +62,22 @@ SAMPLE = {
         x = object()
         x.size_asserts = True
     """,
+    "acc/heuristics.py": """
+        import torch
+        from torch._inductor import config
+        from triton import Config
+
+        def make_config(extra):
+            config = Config({}, num_warps=8)
+            config.extra_options = extra
+            return config
+
+        def patch(inductor_config=None):
+            if inductor_config is None:
+                from torch._inductor import config as inductor_config
+            inductor_config.post_grad_custom_post_pass = None
+            torch.compile = lambda *a, **k: None
+    """,
 }
 
 EXPECTED = [
@@ -69,6 +92,8 @@ EXPECTED = [
     ("acc/__init__.py", 18, "register", "torch._inductor.decomposition.decompositions"),
     ("acc/__init__.py", 20, "register", "torch._inductor.lowering.lowerings"),
     ("acc/__init__.py", 24, "register", "torch._decomp.global_decomposition_table"),
+    ("acc/heuristics.py", 13, "assign", "torch._inductor.config.post_grad_custom_post_pass"),
+    ("acc/heuristics.py", 14, "assign", "torch.compile"),
 ]
 
 
@@ -80,100 +105,230 @@ def _write_tree(root: str, files: dict) -> None:
             f.write(textwrap.dedent(text).lstrip("\n"))
 
 
-def _download(spec: str) -> Path:
-    """The cached wheel for ``spec`` under build/vendor_packages/, downloading
-    it with pip on first use; skips the calling test only when the package
-    index cannot be reached."""
-    name, _, version = spec.partition("==")
-    found = sorted(PACKAGES.glob(f"{name}-{version}*.whl"))
-    if found:
-        return found[0]
-    PACKAGES.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-         "--dest", str(PACKAGES), spec],
-        capture_output=True, text=True, timeout=900,
-    )
-    found = sorted(PACKAGES.glob(f"{name}-{version}*.whl"))
-    if proc.returncode == 0 and found:
-        return found[0]
-    out = proc.stdout + proc.stderr
-    unreachable = ("NewConnectionError", "Max retries exceeded", "Temporary failure in name resolution",
-                   "Could not fetch URL", "Network is unreachable", "ConnectTimeout", "ReadTimeout")
-    if any(u in out for u in unreachable):
-        raise unittest_skip(f"the package index cannot be reached to download {spec}: "
-                            f"{out.strip().splitlines()[-1]}")
-    raise AssertionError(f"pip download {spec} failed (rc {proc.returncode}):\n{out}")
+def resolve(ref: str) -> object:
+    """The object the dotted name ``ref`` names in this process's torch: the
+    longest importable module prefix, then attributes (a dataclass field by
+    its name)."""
+    parts = ref.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+            break
+        except ImportError:
+            continue
+    else:
+        raise AssertionError(f"no module of {ref} imports")
+    for attr in parts[i:]:
+        if dataclasses.is_dataclass(obj) and attr in {f.name for f in dataclasses.fields(obj)}:
+            obj = next(f for f in dataclasses.fields(obj) if f.name == attr)
+        else:
+            obj = getattr(obj, attr)
+    return obj
 
 
-def unittest_skip(reason: str):
-    import unittest
-
-    return unittest.SkipTest(reason)
+def site(path: str, target: str, function: str = "f", kind: str = "assign") -> vp.Site:
+    return vp.Site(path, 1, kind, target, function)
 
 
 class TestScanner(TestCase):
     def test_sites_of_each_kind(self):
         with tempfile.TemporaryDirectory() as tmp:
             _write_tree(tmp, SAMPLE)
-            sites = vendor_patches.scan(tmp)
+            sites = vp.scan(tmp)
         got = sorted((s.path, s.line, s.kind, s.target) for s in sites)
         self.assertEqual(got, EXPECTED)
+        functions = {(s.path, s.line): s.function for s in sites}
+        self.assertEqual(functions["acc/__init__.py", 20], "sin")
+        self.assertEqual(functions["acc/__init__.py", 10], "<module>")
+        self.assertEqual(functions["acc/heuristics.py", 13], "patch")
 
-    def test_concerns_and_share(self):
+    def test_local_variable_is_no_torch_name(self):
+        # `config = Config(...)` shadows the module's `from torch._inductor import config`.
         with tempfile.TemporaryDirectory() as tmp:
             _write_tree(tmp, SAMPLE)
-            report = vendor_patches.build_report(vendor_patches.scan(tmp))
-        by_target = {
-            s.target: name for name, sites in report.by_concern.items() for s in sites
-        }
-        self.assertEqual(by_target["torch._inductor.utils.GPU_TYPES"], "GPU device list and is_gpu")
-        self.assertEqual(
-            by_target["torch._inductor.scheduler.Scheduler.fuse_nodes"],
-            "scheduler, IR and codegen internals",
-        )
-        replaced = {s.target for s in report.replaced}
-        self.assertIn("torch._inductor.lowering.lowerings", replaced)
-        self.assertNotIn("torch._inductor.scheduler.Scheduler.fuse_nodes", replaced)
-        self.assertEqual(report.share, len(report.replaced) / len(EXPECTED))
-        text = vendor_patches.format_report(report, show_sites=True)
-        self.assertIn("acc/__init__.py:16", text)
-        self.assertRegex(text, r"11 sites in \d+ concerns; \d+ replaced by a public entry point")
+            targets = {s.target for s in vp.scan(tmp)}
+        self.assertNotIn("torch._inductor.config.extra_options", targets)
 
     def test_command_line_reads_a_wheel(self):
         with tempfile.TemporaryDirectory() as tmp:
             _write_tree(os.path.join(tmp, "tree"), SAMPLE)
             wheel = os.path.join(tmp, "acc-1.0-py3-none-any.whl")
             with zipfile.ZipFile(wheel, "w") as z:
-                z.write(os.path.join(tmp, "tree", "acc", "__init__.py"), "acc/__init__.py")
+                for rel in SAMPLE:
+                    z.write(os.path.join(tmp, "tree", rel), rel)
             proc = subprocess.run(
                 [sys.executable, str(REPO / "tools" / "vendor_patches.py"), wheel, "--json"],
                 capture_output=True, text=True, check=True,
             )
-        self.assertIn('"sites": 11', proc.stdout)
+        (report,) = json.loads(proc.stdout)
+        self.assertEqual(report["sites"], len(EXPECTED))
+        self.assertEqual(sum(c["sites"] for c in report["concerns"].values()), len(EXPECTED))
 
 
-class TestTorchNpu(TestCase):
-    def test_torch_npu_2_13_inventory(self):
-        wheel = _download("torch_npu==2.13.0")
-        with tempfile.TemporaryDirectory() as tmp:
-            with zipfile.ZipFile(wheel) as z:
-                z.extractall(tmp, [n for n in z.namelist() if n.endswith(".py")])
-            report = vendor_patches.build_report(vendor_patches.scan(tmp, "torch_npu"))
-        summary = vendor_patches.format_report(report).splitlines()
-        print(f"\ntorch_npu 2.13.0 ({wheel.name}):\n" + "\n".join(summary), file=sys.stderr)
-        self.assertGreater(len(report.sites), 300)
-        # The share the series replaces today; raise it as concerns land.
-        self.assertGreaterEqual(report.share, 0.49, summary[-1])
-        replaced = {(s.path, s.target) for s in report.replaced}
-        self.assertIn(
-            ("torch_npu/_inductor/config.py", "torch._inductor.config.inplace_buffers"), replaced
+class TestCountingRule(TestCase):
+    def test_replaced_site_names_an_entry_point_that_reaches_it(self):
+        v = vp.classify(site("torch_npu/_inductor/utils.py", "torch._inductor.utils.GPU_TYPES",
+                             kind="mutate"))
+        self.assertTrue(v.replaced)
+        self.assertEqual(v.entry, vp.IS_GPU)
+        self.assertTrue(v.entry.reaches_route(v.route))
+
+    def test_custom_backend_pass_registration_is_not_replaced(self):
+        target = "torch._inductor.fx_passes.joint_graph.patterns"
+        on_custom = vp.classify(site("torch_npu/dynamo/torchair/passes.py", target,
+                                     kind="register"))
+        self.assertEqual(on_custom.route, vp.CUSTOM_BACKEND)
+        self.assertFalse(on_custom.replaced)
+        self.assertIn("compile_fx", on_custom.reason)
+        on_inductor = vp.classify(site("torch_npu/_inductor/passes.py", target, kind="register"))
+        self.assertEqual(on_inductor.entry, vp.PASSES)
+
+    def test_custom_backend_decomposition_edit_is_not_replaced(self):
+        target = "torch._inductor.decomposition.decompositions"
+        self.assertFalse(vp.classify(site("torch_npu/dynamo/npugraph_ex/u.py", target)).replaced)
+        self.assertEqual(vp.classify(site("torch_npu/_inductor/d.py", target)).entry, vp.DECOMP)
+
+    def test_fake_overrides_reach_every_route(self):
+        v = vp.classify(site("torch_npu/dynamo/torchair/u.py", "torch._decomp.meta_table"))
+        self.assertEqual(v.entry, vp.FAKE)
+
+    def test_config_read_when_the_pool_starts_is_not_replaced(self):
+        v = vp.classify(site("torch_npu/_inductor/x.py", "torch._inductor.config.compile_threads"))
+        self.assertFalse(v.replaced)
+        self.assertIn("worker pool", v.reason)
+        v = vp.classify(site("torch_npu/_inductor/x.py", "torch._inductor.config.size_asserts"))
+        self.assertEqual(v.entry, vp.CONFIG)
+
+    def test_gpu_types_toggle_around_one_call_is_not_replaced(self):
+        v = vp.classify(site("torch_npu/_inductor/ascendc/npu.py", "torch._inductor.utils.GPU_TYPES",
+                             "NPUScheduling.scheduler_should_partition_override._npu_as_gpu",
+                             kind="mutate"))
+        self.assertFalse(v.replaced)
+        self.assertEqual(v.concern, "device identity")
+
+    def test_internals_without_entry_point(self):
+        v = vp.classify(site("torch_npu/_inductor/s.py",
+                             "torch._inductor.scheduler.Scheduler.can_fuse_vertical"))
+        self.assertEqual((v.concern, v.replaced), ("scheduler & fusion heuristics", False))
+        v = vp.classify(site("torch_npu/_inductor/i.py", "torch._inductor.ir.Loops.create"))
+        self.assertEqual((v.concern, v.replaced), ("IR / loop-body method replacement", False))
+
+    def test_front_end_wrappers(self):
+        v = vp.classify(site("torch_rbln/_internal/monkey_patches.py", "torch.compile"))
+        self.assertEqual((v.concern, v.replaced), ("compile front-end wrappers", False))
+        self.assertIn("torch_dynamo_backends", v.reason)
+        v = vp.classify(site("torch_npu/_compat/dynamo.py", "torch._dynamo.optimize"))
+        self.assertEqual(v.entry, vp.BACKEND_EP)
+
+    def test_every_entry_point_exists_in_the_series(self):
+        entries = {e for _, e in vp.REPLACEMENTS} | {o.entry for o in vp.OVERRIDES if o.entry}
+        for entry in entries:
+            with self.subTest(entry.name):
+                self.assertIsNotNone(resolve(entry.ref))
+                self.assertTrue(entry.reaches)
+
+
+class TestInventory(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.vendors = {v.package: v for v in vp.load_inventory()}
+        cls.reports = {name: vp.build_report(v.sites, f"{v.package} {v.version}")
+                       for name, v in cls.vendors.items()}
+
+    def test_vendors_audited(self):
+        self.assertEqual({(v.package, v.version) for v in self.vendors.values()},
+                         {("torch_npu", "2.13.0"), ("torch_rbln", "0.12.0")})
+
+    def test_inventory_names_vendor_functions_only(self):
+        for vendor in self.vendors.values():
+            for s in vendor.sites:
+                self.assertTrue(s.path.startswith(vendor.package + "/"), s)
+                self.assertTrue(vp._in_compile_stack(s.target), s)
+                self.assertRegex(s.function, r"^(<module>|[\w.]+)$")
+                self.assertNotEqual(vp.route_of(s.path), vp.IMPORT, s)
+
+    def test_replaced_sites_name_an_existing_entry_point_that_reaches_them(self):
+        for report in self.reports.values():
+            for s in report.replaced:
+                v = report.verdicts[s]
+                with self.subTest(site=s):
+                    self.assertTrue(v.entry.name)
+                    self.assertIsNotNone(resolve(v.entry.ref))
+                    self.assertTrue(v.entry.reaches_route(v.route))
+
+    def test_no_policy_entry_point_on_a_custom_backend(self):
+        for report in self.reports.values():
+            for s, v in report.verdicts.items():
+                if v.route == vp.CUSTOM_BACKEND and v.replaced:
+                    self.assertIn(vp.ANY, v.entry.reaches, s)
+
+    def test_replaced_config_writes_are_per_device_defaults(self):
+        from torch._inductor import config
+        from torch._inductor.device_operator_policy import (
+            _NOT_DEFAULTABLE_PREFIXES,
+            CUSTOM_PASS_STAGES,
         )
-        self.assertIn(
-            ("torch_npu/_inductor/fx_passes/graph_match_pass.py",
-             "torch._inductor.config.post_grad_custom_post_pass"),
-            replaced,
-        )
+
+        for report in self.reports.values():
+            for s in report.replaced:
+                if report.verdicts[s].entry is not vp.CONFIG:
+                    continue
+                option = s.target.removeprefix("torch._inductor.config.")
+                with self.subTest(option=option):
+                    self.assertIn(option, config._config)
+                    self.assertNotIn(option, CUSTOM_PASS_STAGES)
+                    self.assertFalse(option.startswith(_NOT_DEFAULTABLE_PREFIXES))
+                    self.assertNotIn(option, vp.CONFIG_READ_OUTSIDE_COMPILE)
+
+    def test_totals_are_what_the_tool_prints(self):
+        proc = subprocess.run([sys.executable, str(REPO / "tools" / "vendor_patches.py")],
+                              capture_output=True, text=True, check=True)
+        print("\n" + proc.stdout, file=sys.stderr)
+        for report in self.reports.values():
+            with self.subTest(report.package):
+                rows = report.rows()
+                n, r = len(report.sites), len(report.replaced)
+                self.assertEqual(sum(len(row.sites) for row in rows), n)
+                self.assertEqual(sum(row.replaced for row in rows), r)
+                self.assertEqual(report.share, r / n)
+                block = proc.stdout.split(report.package + ":", 1)[1].split("\n\n")[0]
+                total = re.search(r"^  total\s+(\d+)\s+(\d+)\s+\((\d+)% replaced\)$", block, re.M)
+                self.assertEqual((int(total[1]), int(total[2])), (n, r))
+                self.assertEqual(int(total[3]), round(100 * r / n))
+                for row in rows:
+                    self.assertRegex(block, rf"(?m)^  {re.escape(row.concern)}\s+{len(row.sites)}"
+                                            rf"\s+{row.replaced}\s+")
+                    self.assertEqual(bool(row.entry_points), row.replaced > 0)
+
+    def test_torch_rbln(self):
+        report = self.reports["torch_rbln"]
+        self.assertEqual(len(report.sites), 7)
+        self.assertEqual({s.target for s in report.sites}, {
+            "torch.compile", "torch._dynamo.reset",
+            "torch._dynamo.config.cache_size_limit", "torch._dynamo.config.specialize_float",
+            "torch._dynamo.config.fail_on_cache_limit_hit",
+        })
+        for s in report.sites:
+            v = report.verdicts[s]
+            if v.concern == "compile front-end wrappers":
+                self.assertTrue(v.reason, s)  # says which mechanism serves part of it
+
+    def test_inventory_is_a_fresh_scan_of_the_wheel(self):
+        checked = 0
+        for vendor in self.vendors.values():
+            wheels = sorted(PACKAGES.glob(f"{vendor.package}-{vendor.version}-*.whl"))
+            if not wheels:
+                continue
+            with tempfile.TemporaryDirectory() as tmp:
+                with zipfile.ZipFile(wheels[0]) as z:
+                    z.extractall(tmp, [n for n in z.namelist() if n.endswith(".py")])
+                scanned = vp.build_report(vp.scan(tmp, vendor.package)).sites
+            self.assertEqual(scanned, list(vendor.sites), wheels[0].name)
+            checked += 1
+        if not checked:
+            self.skipTest(f"no vendor wheel under {PACKAGES} (pip download --no-deps "
+                          "torch-npu==2.13.0 torch-rbln==0.12.0 -d there to compare the "
+                          "checked-in inventory with a fresh scan)")
 
 
 if __name__ == "__main__":
