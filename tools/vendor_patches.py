@@ -684,9 +684,12 @@ def write_inventory(vendors: Iterable[Vendor], path: str = INVENTORY) -> None:
             for v in vendors
         ],
     }
+    # One site per line, so that a re-audit diffs site by site.
+    text = json.dumps(data, indent=1)
+    text = re.sub(r"\[\n\s+(\"[^\n]*\",)\n\s+(\d+,)\n\s+(\"[^\n]*\",)\n\s+(\"[^\n]*\",)"
+                  r"\n\s+(\"[^\n]*\")\n\s+\]", r"[\1 \2 \3 \4 \5]", text)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=0)
-        f.write("\n")
+        f.write(text + "\n")
 
 
 @dataclasses.dataclass
