@@ -36,7 +36,12 @@ from .. import graph_break_hints, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..exc import unimplemented
 from ..guards import GuardBuilder, install_guard
-from ..source import AttrSource, GlobalStateSource
+from ..source import (
+    AttrSource,
+    CallFunctionNoArgsSource,
+    GlobalStateSource,
+    ImportSource,
+)
 from ..utils import _get_error_on_graph_break, _set_error_on_graph_break
 from .base import VariableTracker
 from .functions import (
@@ -885,17 +890,34 @@ class AcceleratorDeviceIndexVariable(GenericDeviceVariable):
         return torch.accelerator.device_index
 
 
-class OutOfTreeDeviceVariable(ContextWrappingVariable):
-    """`with torch.<device>.device(i):` of an out-of-tree device, whose `device`
-    class (of its interface or device module) enters `i` and restores the
-    previous device on exit.
+def _device_module(device_type: str, *needed: str, guard: bool = False) -> Any:
+    """`torch.<device_type>`; graph-breaks unless it has current_device() and
+    the functions `needed`. With `guard`, guards on its current_device()."""
+    module = getattr(torch, device_type, None)
+    for name in ("current_device", *needed):
+        if not callable(getattr(module, name, None)):
+            unimplemented(
+                gb_type="device module function missing",
+                context=f"torch.{device_type}.{name}",
+                explanation=f"Dynamo needs torch.{device_type}.{name}() to trace "
+                f"this call for the device '{device_type}', and the device "
+                "module does not provide it.",
+                hints=[
+                    f"Give the device module torch.{device_type} "
+                    "current_device() and set_device(), like torch.cuda's.",
+                ],
+            )
+    if guard:
+        device_module = AttrSource(ImportSource("torch"), device_type)
+        source = CallFunctionNoArgsSource(AttrSource(device_module, "current_device"))
+        install_guard(source.make_guard(GuardBuilder.EQUALS_MATCH))
+    return module
 
-    Like `torch.<device>.set_device(i)`, entering switches the current device
-    while tracing, so that the body is traced on device `i`, and puts
-    `torch.ops.streams.set_device(device_type, i)` in the graph; exiting puts
-    back the device current at entry, on which the frame is guarded. A device
-    of `None` or a negative index makes the context a no-op.
-    """
+
+class OutOfTreeDeviceVariable(ContextWrappingVariable):
+    """`with torch.<device>.device(i):` of an out-of-tree device: like
+    set_device(i) on entry (traced on device `i`, guarded on the device current
+    at entry), restored on exit; a no-op for None or a negative index."""
 
     _nonvar_fields = {
         "device_type",
@@ -942,30 +964,10 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
                     f"device, got {device}"
                 )
             index = device.index
-        module = cls._device_module(device_type)
+        module = _device_module(device_type, "set_device")
         if index is None:
             index = module.current_device()
         return cls(device_type, context_class, target_values=[index], **kwargs)
-
-    @staticmethod
-    def _device_module(device_type: str) -> Any:
-        """`torch.<device_type>`, which must have current_device() and
-        set_device()."""
-        module = getattr(torch, device_type, None)
-        for name in ("current_device", "set_device"):
-            if not callable(getattr(module, name, None)):
-                unimplemented(
-                    gb_type="device module function missing",
-                    context=f"torch.{device_type}.{name}",
-                    explanation=f"Dynamo needs torch.{device_type}.{name}() to "
-                    f"trace a device context of the device '{device_type}', and "
-                    "the device module does not provide it.",
-                    hints=[
-                        f"Give the device module torch.{device_type} "
-                        "current_device() and set_device(), like torch.cuda's.",
-                    ],
-                )
-        return module
 
     def _set_device_node(self, tx: "InstructionTranslatorBase", index: int) -> None:
         tx.output.create_proxy(
@@ -976,21 +978,11 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         )
 
     def enter(self, tx: "InstructionTranslatorBase") -> VariableTracker:
-        from ..source import AttrSource, CallFunctionNoArgsSource, ImportSource
-
         (index,) = self.target_values
         if index < 0:
             self.set_cleanup_hook(tx, lambda: None)
             return variables.ConstantVariable.create(None)
-        module = self._device_module(self.device_type)
-        install_guard(
-            CallFunctionNoArgsSource(
-                AttrSource(
-                    AttrSource(ImportSource("torch"), self.device_type),
-                    "current_device",
-                )
-            ).make_guard(GuardBuilder.EQUALS_MATCH)
-        )
+        module = _device_module(self.device_type, "set_device", guard=True)
         prev = module.current_device()
         self.initial_values = [prev]
         module.set_device(index)
@@ -1207,8 +1199,7 @@ class AutocastModeVariable(ContextWrappingVariable):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> "AutocastModeVariable":
-        # The autocast class of an out-of-tree device (torch.<device>.amp.autocast)
-        # -> its device type.
+        # torch.<device>.amp.autocast of an out-of-tree device -> device type.
         device_autocast_classes = trace_rules._device_tables().autocast_classes
         if func not in [
             torch.amp.autocast_mode.autocast,
