@@ -21,7 +21,7 @@ import torch._inductor.config as inductor_config
 from torch._dynamo import trace_rules
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._dynamo.utils import common_constant_types
-from torch._dynamo.variables import torch as torch_variables
+from torch._dynamo.variables import ConstantVariable, torch as torch_variables
 from torch._dynamo.variables.builder import VariableBuilder
 from torch._inductor import utils as inductor_utils
 from torch._inductor.codegen.common import get_compile_option_owner, register_backend_for_device
@@ -97,14 +97,16 @@ class DerivedAnswersTest(TestCase):
         self.assertFalse(inductor_utils.is_cpp_scheduled(DEVICE))
         self.assertEqual(inductor_utils.get_current_backend(DEVICE), "halide")
 
-    def test_unregistered_name_is_not_remembered(self):
+    def test_unregistered_name_is_answered_once_registered(self):
         # A name without an interface may be registered (or discovered) later:
-        # its answer is not kept, so registering it needs no invalidation of
-        # the name itself.
+        # its answer follows the registration.
         self.assertFalse(inductor_utils.is_gpu("cpu"))
-        self.assertFalse(inductor_utils.is_gpu("not_a_device"))
-        self.assertNotIn("not_a_device", inductor_utils._is_gpu_answers)
-        self.assertIs(inductor_utils._is_gpu_answers["cpu"], False)
+        self.assertFalse(inductor_utils.is_gpu(DEVICE))
+        self.assertFalse(inductor_utils.device_need_guard(DEVICE))
+        register_compile_backend(DEVICE, ExtensionGpuDeviceInterface)
+        self.assertTrue(inductor_utils.is_gpu(DEVICE))
+        self.assertTrue(inductor_utils.device_need_guard(DEVICE))
+        self.assertFalse(inductor_utils.is_gpu("cpu"))
 
     def test_dynamo_tables_derived_once_per_registry_change(self):
         register_compile_backend(DEVICE, ExtensionDeviceInterface)
@@ -125,10 +127,12 @@ class DerivedAnswersTest(TestCase):
 
     def test_constant_types_are_not_edited_per_frame(self):
         register_compile_backend(DEVICE, ExtensionDeviceInterface)
-        props_type = type(device_module.get_device_properties())
+        props = device_module.get_device_properties()
         x = torch.ones(3, device=DEVICE)
         torch.compile(lambda x: x + 1, backend="eager")(x)
-        self.assertIn(props_type, common_constant_types)
+        # The properties are a constant; Dynamo's table of types is not edited.
+        self.assertTrue(ConstantVariable.is_literal(props))
+        self.assertNotIn(type(props), common_constant_types)
         dispatch = VariableBuilder._type_dispatch_impl
         filled = dispatch.cache_info().currsize
         self.assertGreater(filled, 0)
@@ -137,16 +141,13 @@ class DerivedAnswersTest(TestCase):
         # (the type dispatch cache is not cleared).
         torch.compile(lambda x: (x + 2, [x]), backend="eager")(x)
         self.assertGreaterEqual(dispatch.cache_info().currsize, filled)
-        self.assertIn(props_type, common_constant_types)
+        self.assertTrue(ConstantVariable.is_literal(props))
 
-    def test_constant_fold_functions_published_once_per_registry_change(self):
-        # A device's constant-fold functions join Dynamo's constant-fold tables
-        # when the device tables are derived, so that the check of a call is the
-        # one dict lookup torch.cuda's functions get; a registry change
-        # withdraws what the device no longer lists.
+    def test_constant_fold_functions_follow_the_registry(self):
+        # A device's constant-fold functions are folded like torch.cuda's while
+        # it is registered, without an edit of Dynamo's constant-fold tables.
         fold = torch_variables.constant_fold_functions
         need_guards = torch_variables.constant_fold_functions_need_guards
-        trace_rules._device_tables()
         fold_before, need_guards_before = list(fold), list(need_guards)
 
         def scale():
@@ -157,23 +158,18 @@ class DerivedAnswersTest(TestCase):
         trace_rules.register_device_trace_rules(
             DEVICE, constant_fold_need_guards=[scale]
         )
-        trace_rules._device_tables()
-        self.assertIn(device_module.device_count, fold)
-        self.assertNotIn(device_module.device_count, need_guards)
-        self.assertIn(scale, fold)
-        self.assertIn(scale, need_guards)
+        tables = trace_rules._device_tables()
+        self.assertIn(device_module.device_count, tables.constant_fold)
+        self.assertNotIn(device_module.device_count, tables.constant_fold_need_guards)
+        self.assertIn(scale, tables.constant_fold)
+        self.assertIn(scale, tables.constant_fold_need_guards)
         variable = torch_variables.TorchInGraphFunctionVariable
         self.assertTrue(variable(scale).can_constant_fold_through())
-        # The torch functions keep their places.
-        self.assertEqual([f for f in fold if f in fold_before], fold_before)
-        self.assertEqual(
-            [f for f in need_guards if f in need_guards_before], need_guards_before
-        )
-
-        snapshot.restore()
-        trace_rules._device_tables()
+        self.assertTrue(variable(device_module.device_count).can_constant_fold_through())
         self.assertEqual(list(fold), fold_before)
         self.assertEqual(list(need_guards), need_guards_before)
+
+        snapshot.restore()
         self.assertFalse(variable(scale).can_constant_fold_through())
 
     def test_compile_option_lookup_reads_the_config_table(self):

@@ -2119,26 +2119,13 @@ class InstructionTranslatorBase(
         del self.symbolic_locals[name]
 
     @staticmethod
-    def _is_out_of_tree_stream_device(device_type: str) -> bool:
-        """Whether `device_type` is an out-of-tree device with streams (its
-        interface's `exposes_streams()`) and the current accelerator, whose
-        streams and events _maybe_emit_sync_dealloc uses."""
-        from .device_interface import (
-            _BUILTIN_DEVICE_INIT_LIST,
-            _safe_probe,
-            get_interface_for_device,
-        )
-
-        if device_type in _BUILTIN_DEVICE_INIT_LIST:
+    def _is_accelerator_with_streams(device_type: str) -> bool:
+        """Whether `device_type` is an out-of-tree device with streams and the
+        current accelerator."""
+        if device_type not in _device_tables().stream_devices:
             return False
         accelerator = torch.accelerator.current_accelerator()
-        if accelerator is None or accelerator.type != device_type:
-            return False
-        try:
-            interface = get_interface_for_device(device_type)
-        except NotImplementedError:
-            return False
-        return _safe_probe(interface, "exposes_streams")
+        return accelerator is not None and accelerator.type == device_type
 
     def _maybe_emit_sync_dealloc(self, var: TensorVariable) -> None:
         from .variables.streams import get_current_stream, new_event
@@ -2146,7 +2133,7 @@ class InstructionTranslatorBase(
         device = var.device
         if device is None or (
             device.type not in ("cuda", "xpu")
-            and not self._is_out_of_tree_stream_device(device.type)
+            and not self._is_accelerator_with_streams(device.type)
         ):
             return
 
@@ -5361,9 +5348,6 @@ class InstructionTranslator(InstructionTranslatorBase):
             logging.INFO,
             f"torchdynamo start tracing {f_code.co_name} {code_options['co_filename']}:{code_options['co_firstlineno']}",
         )
-        # Dynamo's device tables, derived again if the device registry changed,
-        # so that what they publish for new devices is in place while tracing.
-        _device_tables()
         super().__init__(
             output=OutputGraph(
                 code_options,

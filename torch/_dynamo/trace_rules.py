@@ -47,13 +47,13 @@ import torch._inductor.test_operators
 import torch.distributed
 import torch.utils._content_store
 from torch._environment import is_fbcode
+from torch._logging import warning_once
 from torch.utils import _config_module
 
 from . import config
-from .device_interface import _register_registry_change_callback
+from .device_interface import _registry_cache
 from .resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from .utils import (
-    _publish_device_constant_types,
     getfile,
     hashable,
     is_lru_cache_wrapped_function,
@@ -3079,22 +3079,9 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
     return d
 
 
-"""
-Trace rules of the runtime functions of out-of-tree (PrivateUse1) devices.
-
-The rules above name torch's own functions. An out-of-tree device's runtime
-(its device module `torch.<name>` and its `DeviceInterface`) gets its rules from
-the device registry instead, in this order of precedence:
-
-1. its interface's `dynamo_constant_fold_fns` and
-   `dynamo_constant_fold_fns_need_guards` slots;
-2. the functions Dynamo handles itself (`_DEVICE_HANDLED_FUNCTIONS`);
-3. defaults for the device module (`_DEVICE_MODULE_DEFAULT_RULES`).
-
-A function that has a rule above keeps it. The derived tables (`_device_tables()`)
-are dropped on every change of the device registry, so registering a device
-after a first compile takes effect on the next compile.
-"""
+# Trace rules of the runtimes of out-of-tree devices (their device module
+# `torch.<name>` and their DeviceInterface), derived from the device registry
+# by _device_tables(). A function that has a rule above keeps it.
 
 # The kinds of rule of a device's runtime functions, with the variable each maps to.
 _DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
@@ -3104,16 +3091,13 @@ _DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
     "constant_fold_need_guards": TorchInGraphFunctionVariable,
 }
 
-# The rules from register_device_trace_rules(): device type -> {function: kind}.
-# They take precedence over the interface slots, the handled functions and the
-# defaults. A call replaces the inner dict of its device, never mutates it.
+# register_device_trace_rules(): device type -> {function: kind}. A call
+# replaces the inner dict of its device, never mutates it.
 _device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
 
-# Defaults for the device module `torch.<name>` of a registered out-of-tree
-# device, by attribute name; absent attributes are ignored.
+# Defaults for `torch.<name>` of a registered out-of-tree device, by attribute.
 _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
-    # RNG state getters, setters and seeders: AOT dispatch ignores them, so a
-    # traced call would give an incorrect graph (as for torch.cuda's, above).
+    # RNG state functions: AOT dispatch ignores them (as torch.cuda's, above).
     "skip": (
         "get_rng_state",
         "get_rng_state_all",
@@ -3125,15 +3109,13 @@ _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
         "set_rng_state",
         "set_rng_state_all",
     ),
-    # Pure queries whose answer is fixed for the process.
     "constant_fold": ("device_count", "get_device_properties", "is_available"),
-    # Queries of per-thread state: folded, guarded, recompiled on change.
     "constant_fold_need_guards": ("current_device", "is_initialized"),
 }
 
-# The runtime functions that Dynamo handles itself for an out-of-tree device
-# (see TorchInGraphFunctionVariable._get_handlers): attribute name -> whether it
-# is taken from the device module `torch.<name>` as well as from the interface.
+# Functions TorchInGraphFunctionVariable._get_handlers() handles for an
+# out-of-tree device: attribute -> whether `torch.<name>`'s counts too (not
+# only the interface's).
 _DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = {
     "current_stream": True,
     "synchronize": True,
@@ -3146,57 +3128,40 @@ _DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = {
 
 @dataclasses.dataclass(frozen=True)
 class _DeviceTables:
-    """What Dynamo derives from the device registry and the device trace rules."""
+    """What Dynamo derives from the registered out-of-tree devices."""
 
-    # Rules of out-of-tree runtime functions that have no rule in
-    # get_torch_obj_rule_map().
+    # Rules of functions that have none in get_torch_obj_rule_map().
     rule_map: dict[Any, type[VariableTracker]]
-    # Functions of every registered device to constant-fold (including those
-    # that need guards), and those to guard on.
     constant_fold: dict[Callable[..., Any], None]
     constant_fold_need_guards: dict[Callable[..., Any], None]
-    # Functions Dynamo handles: attribute name (a key of
-    # _DEVICE_HANDLED_FUNCTIONS) -> {function: out-of-tree device type}.
+    # Attribute of _DEVICE_HANDLED_FUNCTIONS -> {function: device type}.
     handled: dict[str, dict[Callable[..., Any], str]]
-    # `dynamo_tensor_classes` of every registered device.
     tensor_classes: dict[type, None]
-    # Classes of out-of-tree devices -> device type: the interface's `Stream`
-    # and `Event` (strict subclasses of torch.Stream / torch.Event), and the
-    # device module's `StreamContext` and `amp.autocast` (a strict subclass of
-    # torch.amp.autocast).
+    # Class -> device type (see _device_classes()).
     stream_classes: dict[type, str]
     event_classes: dict[type, str]
     stream_context_classes: dict[type, str]
     autocast_classes: dict[type, str]
-    # The `device` context manager classes of the interface and of the device
-    # module -> device type.
     device_context_classes: dict[type, str]
-    # Types of the device-properties objects of available out-of-tree devices,
-    # published into `torch._dynamo.utils.common_constant_types`.
+    # Types of the device-properties objects of the available devices.
     constant_types: frozenset[type]
+    # The out-of-tree device types, and those whose interface exposes_streams().
+    devices: frozenset[str]
+    stream_devices: frozenset[str]
+    # Functions of `torch.<PrivateUse1 name>` while that device has no interface.
+    interfaceless_runtime: frozenset[Any]
 
 
-def _out_of_tree_devices_possible() -> bool:
-    """Whether an out-of-tree device may be registered: the PrivateUse1 backend
-    was renamed, or an interface is registered for a type that is not built in.
-    If not, the tables are derived without initialising the device registry,
-    so that a compile that calls no torch function does not initialise it."""
-    from . import device_interface
-
-    if torch._C._get_privateuse1_backend_name() != "privateuseone":
-        return True
-    return any(
-        device_interface._device_type(name)
-        not in device_interface._BUILTIN_DEVICE_INIT_LIST
-        for name in list(device_interface.device_interfaces)
+def _out_of_tree_devices(privateuse1_name: str) -> list[tuple[str, Any, Any]]:
+    """(name, interface, device module or None) of the registered out-of-tree
+    device types; [] without initialising the registry if there can be none."""
+    from .device_interface import (
+        device_interfaces,
+        get_interface_for_device__PrivateUse1,
     )
 
-
-def _out_of_tree_device_modules() -> list[tuple[str, Any, Any]]:
-    """(name, interface, device module or None) of every registered out-of-tree
-    device type."""
-    from .device_interface import get_interface_for_device__PrivateUse1
-
+    if privateuse1_name == "privateuseone" and not device_interfaces:
+        return []
     result = []
     for name, device_interface in get_interface_for_device__PrivateUse1():
         try:
@@ -3207,20 +3172,11 @@ def _out_of_tree_device_modules() -> list[tuple[str, Any, Any]]:
     return result
 
 
-# The functions of the renamed PrivateUse1 device module while that device has
-# no interface, computed with the device tables: a compile that meets one runs
-# the device's Inductor backend loader first, which may register the interface
-# (see _rule_after_loading_interface()).
-_interfaceless_runtime: frozenset[Any] = frozenset()
-
-
 def _runtime_without_interface(name: str) -> frozenset[Any]:
     from .device_interface import device_interfaces
 
-    if name == "privateuseone" or name in device_interfaces:
-        return frozenset()
     module = getattr(torch, name, None)
-    if not isinstance(module, types.ModuleType):
+    if name in device_interfaces or not isinstance(module, types.ModuleType):
         return frozenset()
     return frozenset(
         fn for fn in list(vars(module).values()) if callable(fn) and hashable(fn)
@@ -3229,8 +3185,7 @@ def _runtime_without_interface(name: str) -> frozenset[Any]:
 
 def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
     """The device rule of `obj`, a function of the PrivateUse1 device module
-    met while the device has no interface, after running the discovery a
-    compile runs (which includes the device's Inductor backend loader)."""
+    met while the device has no interface, after running a compile's discovery."""
     from .device_interface import _discover_privateuse1_interface_for_compile
 
     _discover_privateuse1_interface_for_compile()
@@ -3238,31 +3193,18 @@ def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
 
 
 def _device_without_interface(tx: Any, fn: Any) -> str | None:
-    """
-    The name of the renamed PrivateUse1 device if `fn`, a function Dynamo
-    skips, belongs to its runtime while the device has no interface (so the
-    rules for its runtime functions are missing): `fn` is an attribute of its
-    device module `torch.<name>` or defined in it, or the code that calls `fn`
-    is. None otherwise; never raises.
-    """
+    """The name of the renamed PrivateUse1 device if it has no interface and
+    `fn` (or the code calling it) belongs to its device module; never raises."""
     from .device_interface import device_interfaces
 
     name = torch._C._get_privateuse1_backend_name()
-    if name == "privateuseone" or name in device_interfaces:
-        return None
     module = getattr(torch, name, None)
-    if module is None:
+    if name == "privateuseone" or name in device_interfaces or module is None:
         return None
-    module_name = getattr(module, "__name__", None)
-    fn_module = getattr(fn, "__module__", None)
     try:
         belongs = (
             getattr(module, getattr(fn, "__name__", ""), None) is fn
-            or (
-                isinstance(fn_module, str)
-                and isinstance(module_name, str)
-                and (fn_module == module_name or fn_module.startswith(module_name + "."))
-            )
+            or f"{getattr(fn, '__module__', None)}.".startswith(f"{module.__name__}.")
             or getattr(tx, "f_globals", None) is vars(module)
         )
     except Exception:
@@ -3271,12 +3213,12 @@ def _device_without_interface(tx: Any, fn: Any) -> str | None:
 
 
 def _device_runtime_function(owner: Any, attr: str) -> Any:
-    """`owner.<attr>` if it is a hashable callable other than a placeholder of
-    the `DeviceInterface` base class, else None."""
+    """`owner.<attr>`, unwrapped, if it is a hashable callable other than a
+    placeholder of DeviceInterface; else None."""
     from .device_interface import DeviceInterface
 
     fn = getattr(owner, attr, None)
-    if fn is None or not callable(fn) or fn is getattr(DeviceInterface, attr, None):
+    if fn is getattr(DeviceInterface, attr, None) or not callable(fn):
         return None
     if not hashable(fn):
         return None
@@ -3294,144 +3236,81 @@ _INTERFACE_CONSTANT_FOLD_SLOTS = {
     "constant_fold": "dynamo_constant_fold_fns",
     "constant_fold_need_guards": "dynamo_constant_fold_fns_need_guards",
 }
-# (interface, slot) of ignored slots and (function, device) of ignored rules
-# already reported.
-_interface_slots_warned: set[tuple[Any, str]] = set()
 
 
 def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
-    """The entries of `device_interface.<slot>`, a tuple of functions or
-    classes; a slot that is not an iterable of hashable callables is ignored
-    with one warning."""
+    """`device_interface.<slot>` as a list; [] (warned once) unless it is an
+    iterable of hashable callables."""
     try:
         entries = list(getattr(device_interface, slot, ()))
     except TypeError:
         entries = None
     if entries is None or not all(callable(e) and hashable(e) for e in entries):
-        if (device_interface, slot) not in _interface_slots_warned:
-            _interface_slots_warned.add((device_interface, slot))
-            log.warning(
-                "Ignoring %s.%s = %r: expected a tuple of functions or classes",
-                getattr(device_interface, "__name__", device_interface),
-                slot,
-                getattr(device_interface, slot, None),
-            )
+        warning_once(
+            log,
+            "Ignoring %s.%s = %s: expected a tuple of functions or classes",
+            getattr(device_interface, "__name__", device_interface),
+            slot,
+            repr(getattr(device_interface, slot, None)),
+        )
         return []
     return entries
 
 
-# The name of the PrivateUse1 backend, which an out-of-tree device renames once.
 _privateuse1_backend_name = torch._C._get_privateuse1_backend_name
-# The tables derived from the device registry, keyed by the PrivateUse1 backend
-# name they were derived under, or by None once it was renamed (it is never
-# renamed again, so those tables need no name check).  Replaced by an empty
-# dict on every change of the device registry or of the device trace rules;
-# _device_tables() stores what it derives in the dict it read, so tables
-# derived while the registry changes land in a dict already replaced.
-_device_tables_by_name: dict[str | None, _DeviceTables] = {}
 
 
 def _device_tables() -> _DeviceTables:
-    """The tables derived from the device registry and the device trace rules:
-    a dict lookup, except the first time after a change of either (or a
-    renaming of the PrivateUse1 backend), when they are derived again."""
-    tables_by_name = _device_tables_by_name
-    tables = tables_by_name.get(None)
-    if tables is not None:
-        return tables
-    name = _privateuse1_backend_name()
-    tables = tables_by_name.get(name)
-    if tables is None:
-        tables = _derive_device_tables(name)
-        tables_by_name[None if name != "privateuseone" else name] = tables
-        if tables_by_name is _device_tables_by_name:
-            # Still current: publish what Dynamo's builders and its torch
-            # function calls read.
-            from .variables.torch import _publish_device_constant_fold_functions
-
-            _publish_device_constant_types(tables.constant_types)
-            _publish_device_constant_fold_functions(
-                tables.constant_fold, tables.constant_fold_need_guards
-            )
-    return tables
+    """The tables derived from the device registry and the device trace rules,
+    recomputed after a change of either."""
+    return _derive_device_tables(_privateuse1_backend_name())
 
 
+@_registry_cache
 def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
-    """Derives the tables _device_tables() returns while the PrivateUse1
-    backend is named `privateuse1_name`."""
-    from .device_interface import device_interfaces, get_registered_device_interfaces
+    """_device_tables() while PrivateUse1 is named `privateuse1_name`."""
+    from .device_interface import _safe_probe
 
-    if _out_of_tree_devices_possible():
-        registered = list(get_registered_device_interfaces())
-        out_of_tree = _out_of_tree_device_modules()
-    else:
-        registered = list(device_interfaces.items())
-        out_of_tree = []
-    global _interfaceless_runtime
-    _interfaceless_runtime = _runtime_without_interface(privateuse1_name)
-
-    constant_fold, constant_fold_need_guards, tensor_classes = (
-        _registered_interface_slots(registered)
-    )
-    static_rules = get_torch_obj_rule_map()
+    devices = _out_of_tree_devices(privateuse1_name)
+    static_rules = get_torch_obj_rule_map() if devices or _device_trace_rules else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
     }
     classes: dict[str, dict[type, str]] = {table: {} for table in _DEVICE_CLASS_TABLES}
     kinds: dict[Any, str] = {}
-    for name, device_interface, module in out_of_tree:
+    tensor_classes: dict[type, None] = {}
+    constant_types, stream_devices = set(), set()
+    for name, device_interface, module in devices:
         kinds.update(
             _device_rule_kinds(name, device_interface, module, static_rules, handled)
         )
         for table, cls in _device_classes(device_interface, module):
             classes[table].setdefault(cls, name)
+        tensor_classes.update(
+            dict.fromkeys(_interface_slot(device_interface, "dynamo_tensor_classes"))
+        )
+        if _safe_probe(device_interface, "exposes_streams"):
+            stream_devices.add(name)
+        if _safe_probe(device_interface, "is_available"):
+            props = _safe_probe(device_interface, "get_device_properties", default=None)
+            if props is not None:
+                constant_types.add(type(props))
     _add_trace_rules_of_all_devices(kinds, static_rules)
-
-    rule_map: dict[Any, type[VariableTracker]] = {}
-    for fn, kind in kinds.items():
-        if fn in static_rules:
-            continue
-        rule_map[fn] = _DEVICE_RULE_KINDS[kind]
-        if kind == "constant_fold_need_guards":
-            constant_fold_need_guards[fn] = None
-        if kind.startswith("constant_fold"):
-            constant_fold[fn] = None
+    kinds = {fn: kind for fn, kind in kinds.items() if fn not in static_rules}
     return _DeviceTables(
-        rule_map=rule_map,
-        constant_fold=constant_fold,
-        constant_fold_need_guards=constant_fold_need_guards,
+        rule_map={fn: _DEVICE_RULE_KINDS[kind] for fn, kind in kinds.items()},
+        constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
+        constant_fold_need_guards={
+            f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
+        },
         handled=handled,
         tensor_classes=tensor_classes,
         **classes,
-        constant_types=_device_properties_types(out_of_tree),
+        constant_types=frozenset(constant_types),
+        devices=frozenset(name for name, _, _ in devices),
+        stream_devices=frozenset(stream_devices),
+        interfaceless_runtime=_runtime_without_interface(privateuse1_name),
     )
-
-
-def _registered_interface_slots(
-    registered: list[tuple[str, Any]],
-) -> tuple[
-    dict[Callable[..., Any], None], dict[Callable[..., Any], None], dict[type, None]
-]:
-    """The constant-fold functions (all of them, and those that need guards)
-    of the built-in interfaces among `registered`, and the
-    `dynamo_tensor_classes` of all of them. The constant-fold functions of
-    out-of-tree interfaces are classified with their device's rules
-    (see _device_rule_kinds())."""
-    from .device_interface import _BUILTIN_DEVICE_INIT_LIST, _device_type
-
-    constant_fold: dict[Callable[..., Any], None] = {}
-    constant_fold_need_guards: dict[Callable[..., Any], None] = {}
-    tensor_classes: dict[type, None] = {}
-    for name, device_interface in registered:
-        if _device_type(name) in _BUILTIN_DEVICE_INIT_LIST:
-            for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
-                for fn in _interface_slot(device_interface, slot):
-                    constant_fold[fn] = None
-                    if kind == "constant_fold_need_guards":
-                        constant_fold_need_guards[fn] = None
-        for cls in _interface_slot(device_interface, "dynamo_tensor_classes"):
-            tensor_classes[cls] = None
-    return constant_fold, constant_fold_need_guards, tensor_classes
 
 
 def _device_rule_kinds(
@@ -3441,21 +3320,17 @@ def _device_rule_kinds(
     static_rules: dict[Any, type[VariableTracker]],
     handled: dict[str, dict[Callable[..., Any], str]],
 ) -> dict[Any, str]:
-    """The rule kind of each runtime function of the out-of-tree device
-    `name`, in increasing precedence: the device module defaults, the
-    functions Dynamo handles (also recorded in `handled`, unless they have a
-    built-in rule), the interface's constant-fold slots, the device's
-    registered trace rules."""
+    """The rule kind of each runtime function of the device `name`, in
+    increasing precedence: module defaults, the handled functions (recorded in
+    `handled`), the interface's constant-fold slots, registered trace rules."""
     device_kinds: dict[Any, str] = {}
-    if module is not None:
-        for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
-            for attr in attrs:
-                fn = _device_runtime_function(module, attr)
-                if fn is not None:
-                    device_kinds[fn] = kind
+    for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
+        for attr in attrs:
+            fn = _device_runtime_function(module, attr)
+            if fn is not None:
+                device_kinds[fn] = kind
     for attr, from_module in _DEVICE_HANDLED_FUNCTIONS.items():
-        owners = (device_interface, module) if from_module else (device_interface,)
-        for owner in owners:
+        for owner in (device_interface, module) if from_module else (device_interface,):
             fn = _device_runtime_function(owner, attr)
             if fn is not None and fn not in static_rules:
                 handled[attr].setdefault(fn, name)
@@ -3467,8 +3342,7 @@ def _device_rule_kinds(
     return device_kinds
 
 
-# The _DeviceTables fields that map classes of out-of-tree devices to their
-# device type, as _device_classes() yields them.
+# The _DeviceTables fields that _device_classes() fills.
 _DEVICE_CLASS_TABLES = (
     "stream_classes",
     "event_classes",
@@ -3479,8 +3353,9 @@ _DEVICE_CLASS_TABLES = (
 
 
 def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, type]]:
-    """(table, class) for each class of an out-of-tree device that Dynamo maps
-    to the device: see the class tables of _DeviceTables."""
+    """(table, class) for the interface's Stream and Event (strict subclasses of
+    torch.Stream / torch.Event), the module's StreamContext and amp.autocast,
+    and the `device` context managers of both."""
     stream_cls = getattr(device_interface, "Stream", None)
     if _strict_subclass(stream_cls, torch.Stream):
         yield "stream_classes", stream_cls
@@ -3502,16 +3377,15 @@ def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, t
 def _add_trace_rules_of_all_devices(
     kinds: dict[Any, str], static_rules: dict[Any, type[VariableTracker]]
 ) -> None:
-    """Adds the registered trace rules of every device type to `kinds`, those
-    of a device type that is not registered (yet) included, without
-    overriding a kind already there; a rule given for a torch function is
-    ignored with one warning (the function keeps its built-in rule)."""
+    """Adds the trace rules of every device type, registered or not, to `kinds`
+    without overriding a kind there; a rule for a torch function is ignored
+    with one warning."""
     for name, rules in list(_device_trace_rules.items()):
         for fn, kind in rules.items():
             kinds.setdefault(fn, kind)
-            if fn in static_rules and (fn, name) not in _interface_slots_warned:
-                _interface_slots_warned.add((fn, name))
-                log.warning(
+            if fn in static_rules:
+                warning_once(
+                    log,
                     "Ignoring the %s rule of %r registered for device '%s' with "
                     "register_device_trace_rules(): it is a torch function, which "
                     "keeps its built-in rule (%s)",
@@ -3520,32 +3394,6 @@ def _add_trace_rules_of_all_devices(
                     name,
                     static_rules[fn].__name__,
                 )
-
-
-def _device_properties_types(
-    out_of_tree: list[tuple[str, Any, Any]],
-) -> frozenset[type]:
-    """The types of the device-properties objects of the available out-of-tree
-    devices (probes: `is_available()`, then `get_device_properties()`; one that
-    fails is logged once and contributes nothing)."""
-    from .device_interface import _safe_probe
-
-    found: set[type] = set()
-    for _, device_interface, _ in out_of_tree:
-        if not _safe_probe(device_interface, "is_available"):
-            continue
-        properties = _safe_probe(
-            device_interface, "get_device_properties", default=None
-        )
-        if properties is not None:
-            found.add(type(properties))
-    return frozenset(found)
-
-
-@_register_registry_change_callback
-def _on_device_registry_change() -> None:
-    global _device_tables_by_name
-    _device_tables_by_name = {}
 
 
 def register_device_trace_rules(
@@ -3557,58 +3405,15 @@ def register_device_trace_rules(
     constant_fold_need_guards: Iterable[Callable[..., Any]] = (),
 ) -> None:
     """
-    Tells Dynamo how to trace runtime functions of the out-of-tree device type
-    `device_type` (the renamed PrivateUse1 backend), e.g. those of its device
-    module `torch.<device_type>`:
-
-    - `in_graph`: put a call of the function into the graph, like
-      `torch.compiler.allow_in_graph` (its arguments and result are traced);
-    - `skip`: do not trace it, graph-break on a call;
-    - `constant_fold`: call it while tracing and use its result as a constant,
-      which must not change during the process (like `torch.cuda.is_available`);
-    - `constant_fold_need_guards`: call it while tracing, use its result as a
-      constant and guard on it: a call to the function without arguments must
-      return the same value when the compiled code runs, otherwise Dynamo
-      recompiles (like `torch.cuda.current_device`).
-
-    A constant-folded function's result must be a constant Dynamo knows: a
-    literal, a tuple of them, or the device-properties type of an available
-    device (see `torch._dynamo.utils.common_constant_types`).
-
-    Without this call, the device module of a registered out-of-tree device
-    gets these defaults: its RNG state functions (`get_rng_state`,
-    `set_rng_state`, `manual_seed`, `seed`, ... and their `_all` variants,
-    `initial_seed`) are skipped; `is_available`, `device_count` and
-    `get_device_properties` are constant-folded; `current_device` and
-    `is_initialized` are constant-folded with guards; `current_stream`,
-    `synchronize`, `stream` and `set_device` of the module and of the device's
-    `DeviceInterface` are handled by Dynamo like their `torch.cuda`
-    counterparts. Any other runtime function is inlined if it is written in
-    Python and not in a skipped module, and skipped otherwise. Rules given
-    here take precedence over those defaults and over the interface's
-    `dynamo_constant_fold_fns[_need_guards]` slots; a function that has a
-    built-in rule (a torch function) keeps it.
-
-    Rules accumulate: a later call for the same device adds to them, and a
-    function given again gets its new rule. They take effect for code that
-    Dynamo compiles afterwards (`torch._dynamo.reset()` drops code compiled
-    before). The device need not be registered yet.
-
-    Raises `ValueError` for a built-in device type (their rules are part of
-    torch) or a function given more than one rule, and `TypeError` for a
-    device type that is not a str or `torch.device` or a rule entry that is
-    not a hashable callable; nothing is registered then.
-
-    Example: fold a C-bound `device_count`, otherwise skipped, and never trace
-    a Python `get_device_capability`, otherwise inlined::
-
-        register_device_trace_rules(
-            "foo",
-            constant_fold=[torch.foo._C.device_count],
-            skip=[torch.foo.get_device_capability],
-        )
+    Sets how Dynamo traces runtime functions of the out-of-tree device type
+    `device_type`: put in the graph, skipped, constant-folded, or folded with a
+    guard on their no-argument value. These rules win over the device module's
+    defaults and the interface's slots; torch functions keep their own rules.
+    A later rule for a function replaces the earlier one; the device need not be
+    registered yet. Raises `ValueError` for a built-in device type or a function
+    given two rules, `TypeError` for a bad device type or entry.
     """
-    from .device_interface import _device_registry_lock
+    from .device_interface import _bump_registry_generation, _device_registry_lock
 
     device_type = _trace_rules_device_type(device_type)
     new_rules = _trace_rules_by_function(
@@ -3625,13 +3430,16 @@ def register_device_trace_rules(
             **_device_trace_rules.get(device_type, {}),
             **new_rules,
         }
-    _on_device_registry_change()
+    _bump_registry_generation()
 
 
 def _trace_rules_device_type(device_type: str | torch.device) -> str:
-    """The out-of-tree device type that register_device_trace_rules() is
-    called for; raises for a built-in type or one that is not a device type."""
-    from .device_interface import _BUILTIN_DEVICE_INIT_LIST
+    """The out-of-tree device type of register_device_trace_rules(); raises for
+    a built-in type or one that is not a device type."""
+    from .device_interface import (
+        get_interface_for_device__PrivateUse1,
+        get_registered_device_interfaces,
+    )
 
     if isinstance(device_type, torch.device):
         device_type = device_type.type
@@ -3641,7 +3449,9 @@ def _trace_rules_device_type(device_type: str | torch.device) -> str:
             f"torch.device, got {device_type!r}"
         )
     device_type = device_type.partition(":")[0]
-    if device_type in _BUILTIN_DEVICE_INIT_LIST:
+    if device_type in dict(get_registered_device_interfaces()) and device_type not in (
+        dict(get_interface_for_device__PrivateUse1())
+    ):
         raise ValueError(
             f"register_device_trace_rules(): '{device_type}' is a built-in device "
             "type, whose trace rules are part of torch "
@@ -3654,10 +3464,8 @@ def _trace_rules_device_type(device_type: str | torch.device) -> str:
 def _trace_rules_by_function(
     device_type: str, groups: dict[str, Iterable[Callable[..., Any]]]
 ) -> dict[Callable[..., Any], str]:
-    """{function: rule kind} of the functions given to
-    register_device_trace_rules() by kind, each unwrapped as Dynamo looks it
-    up; raises for an entry that is not a hashable callable or a function
-    given more than one kind."""
+    """{function, unwrapped as lookup() sees it: rule kind}; raises for an entry
+    that is not a hashable callable or a function given two kinds."""
     new_rules: dict[Callable[..., Any], str] = {}
     for kind, fns in groups.items():
         for fn in fns:
@@ -4755,8 +4563,9 @@ def _lookup_inner(
             if reasons is not None:
                 reasons.add("get_torch_obj_rule_map")
             return rule
-        rule = _device_tables().rule_map.get(obj, None)
-        if rule is None and obj in _interfaceless_runtime:
+        tables = _device_tables()
+        rule = tables.rule_map.get(obj, None)
+        if rule is None and obj in tables.interfaceless_runtime:
             rule = _rule_after_loading_interface(obj)
         if rule is not None:
             if reasons is not None:

@@ -2876,49 +2876,11 @@ if has_triton_package():
 
     common_constant_types.add(triton.language.dtype)
 
-# The device-properties types of out-of-tree devices that
-# _publish_device_constant_types() added to common_constant_types.
-_device_constant_types: frozenset[type] = frozenset()
-# Protects _device_constant_types and the edits of the tables below.
-_device_constant_types_lock = threading.Lock()
 
-
-def _publish_device_constant_types(found: frozenset[type]) -> None:
-    """
-    Makes `common_constant_types` (and `SourcelessBuilder`'s type handlers)
-    hold `found`, the types of the device-properties objects
-    (`get_device_properties()`) of the available out-of-tree devices, as it
-    holds `torch.cuda._CudaDeviceProperties`, so that Dynamo can constant-fold
-    `torch.<device>.get_device_properties()` and use the result as a constant
-    (the properties object must be immutable). Types published before and
-    absent from `found` are withdrawn; a type that is a constant type anyway
-    is left alone.
-
-    Called by Dynamo's device tables (`trace_rules._device_tables()`) when
-    they are derived: once per change of the device registry, never per frame.
-    """
-    global _device_constant_types
-    from .variables.builder import SourcelessBuilder, VariableBuilder
-    from .variables.constant import ConstantVariable
-
-    with _device_constant_types_lock:
-        found = frozenset(
-            t
-            for t in found
-            if t in _device_constant_types or t not in common_constant_types
-        )
-        if found == _device_constant_types:
-            return
-        for stale_type in _device_constant_types - found:
-            common_constant_types.discard(stale_type)
-            SourcelessBuilder._type_handlers.pop(stale_type, None)
-        for new_type in found - _device_constant_types:
-            common_constant_types.add(new_type)
-            SourcelessBuilder._type_handlers[new_type] = (
-                lambda tx, value: ConstantVariable(value)
-            )
-        _device_constant_types = found
-        VariableBuilder._type_dispatch_impl.cache_clear()
+def _is_device_constant_type(value_type: type) -> bool:
+    """Whether `value_type` is the device-properties type of an available
+    out-of-tree device: a constant type like those of common_constant_types."""
+    return value_type in torch._dynamo.trace_rules._device_tables().constant_types
 
 """
     Difference between is_safe_constant and common_constant_types.
@@ -2943,7 +2905,7 @@ def is_safe_constant(v: Any) -> bool:
     ) or istype(
         v,
         common_constant_types | {slice},
-    )
+    ) or _is_device_constant_type(type(v))
 
 
 @functools.cache
@@ -4882,12 +4844,8 @@ def build_checkpoint_variable(**options: Any) -> Any:
 
 
 def is_compile_supported(device_type: DeviceLikeType) -> Any:
-    from .device_interface import (
-        _BUILTIN_DEVICE_INIT_LIST,
-        device_interfaces,
-        get_interface_for_device__PrivateUse1,
-    )
     from .eval_frame import is_dynamo_supported
+    from .trace_rules import _device_tables
 
     type = torch.device(device_type).type
     compile_supported = is_dynamo_supported()
@@ -4895,28 +4853,24 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
         pass
     elif type in ["cuda", "xpu", "mtia"] and compile_supported:
         compile_supported = has_triton()
-    elif type not in _BUILTIN_DEVICE_INIT_LIST and compile_supported:
-        # An out-of-tree device compiles when it has registered (or can be
-        # discovered to have) both a device interface and an Inductor backend.
-        # Only the PrivateUse1 device or a type with a registered interface
-        # can; Inductor is not imported for any other type.
-        if type == torch._C._get_privateuse1_backend_name() or type in device_interfaces:
-            from torch._inductor.codegen.common import (
-                get_scheduling_for_device,
-                init_backend_registration,
-            )
+    elif compile_supported and (
+        type == torch._C._get_privateuse1_backend_name()
+        or type in _device_tables().devices
+    ):
+        # An out-of-tree device: with an interface and an Inductor backend.
+        from torch._inductor.codegen.common import (
+            get_scheduling_for_device,
+            init_backend_registration,
+        )
 
-            try:
-                init_backend_registration((type,))
-            except RuntimeError as err:
-                # A probe: the backend's loader failed. A compile for the
-                # device runs the loader again and raises its error.
-                log.warning("%s", err)
-            compile_supported = type in dict(
-                get_interface_for_device__PrivateUse1()
-            ) and (get_scheduling_for_device(type) is not None)
-        else:
-            compile_supported = False
+        try:
+            init_backend_registration((type,))
+        except RuntimeError as err:
+            # A probe: a compile for the device raises the loader's error.
+            log.warning("%s", err)
+        compile_supported = type in _device_tables().devices and (
+            get_scheduling_for_device(type) is not None
+        )
     else:
         compile_supported = False
     return compile_supported

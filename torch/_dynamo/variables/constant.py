@@ -20,6 +20,7 @@ from torch._dynamo.source import GetItemSource
 from .. import graph_break_hints, variables
 from ..exc import raise_observed_exception, unimplemented
 from ..utils import (
+    _is_device_constant_type,
     common_constant_types,
     istype,
     np,
@@ -208,7 +209,7 @@ class ConstantVariable(VariableTracker):
 
     @staticmethod
     def is_base_literal(obj: object) -> bool:
-        return type(obj) in common_constant_types
+        return type(obj) in common_constant_types or _is_device_constant_type(type(obj))
 
     @staticmethod
     def is_literal(obj: object, cache: dict[int, object] | None = None) -> bool:

@@ -73,9 +73,7 @@ def _codegen_build_of_class(
     args: TupleVariable,
     kwargs: ConstDictVariable,
 ) -> None:
-    # Pushes build_of_class(device_cls, args, kwargs): the Stream or Event
-    # class of an out-of-tree device builds the object, installed as a global
-    # named after global_name.
+    # Pushes build_of_class(device_cls, args, kwargs).
     cg.add_push_null(
         lambda: cg.load_import_from(torch._dynamo.utils.__name__, "build_of_class")
     )
@@ -404,36 +402,28 @@ class StreamContextVariable(FxTracebackAnnotateVariable):
 
 
 def _is_out_of_tree_device(device_type: str) -> bool:
-    """Whether `device_type` is the PrivateUse1 backend or a device type with a
-    registered interface that is not built in."""
-    from ..device_interface import _BUILTIN_DEVICE_INIT_LIST, device_interfaces
-
-    return device_type not in _BUILTIN_DEVICE_INIT_LIST and (
+    return (
         device_type == torch._C._get_privateuse1_backend_name()
-        or device_type in device_interfaces
+        or device_type in trace_rules._device_tables().devices
     )
 
 
 class StreamVariable(StreamContextVariable):
     """Represents the device-agnostic torch.Stream class.
 
-    A stream of an out-of-tree device needs no subclass: its python_type() is
-    the `Stream` class of the device's interface (`stream_type`) or the class
-    of the stream itself (a plain `torch.Stream`, as device modules and
-    `torch.accelerator.current_stream()` commonly return), and its identity
-    attributes (`stream_id`, `device`, `device_index`, `device_type`,
-    `native_handle`) are constants guarded on the stream's source.
-    """
+    A stream of an out-of-tree device is one too, typed as its interface's
+    `Stream` (`stream_type`); its identity attributes are constants guarded on
+    its source."""
 
     _cpython_type: type = torch.Stream  # pyrefly: ignore [bad-override]
     # Subclasses set this to the device-specific handle attribute name
     # (e.g. "cuda_stream", "sycl_queue").  None means no special handling.
     _device_handle_attr: str | None = None
-    # The attributes of a stream of an out-of-tree device that identify it.
+    # Identity attributes of an out-of-tree device's stream, and those of
+    # them known while tracing for a stream created in the graph.
     _device_stream_attrs = frozenset(
         {"stream_id", "device", "device_index", "device_type", "native_handle"}
     )
-    # Those of them that a stream keeps from its construction arguments.
     _device_placement_attrs = frozenset({"device", "device_index", "device_type"})
 
     def __init__(
@@ -457,12 +447,10 @@ class StreamVariable(StreamContextVariable):
         self.device = value.device
 
         self.user_object_index = user_object_index
-        if stream_type is None:
-            if type(value) in trace_rules._device_tables().stream_classes:
-                stream_type = type(value)
-        # The Stream class of an out-of-tree device (None for others).
+        stream_classes = trace_rules._device_tables().stream_classes
+        if stream_type is None and type(value) in stream_classes:
+            stream_type = type(value)
         self.stream_type = stream_type
-        # Whether the stream belongs to an out-of-tree device, whatever its class.
         self.out_of_tree = stream_type is not None or _is_out_of_tree_device(
             value.device.type
         )
@@ -495,7 +483,6 @@ class StreamVariable(StreamContextVariable):
             and name in self._device_placement_attrs
             and hasattr(self.value, name)
         ):
-            # Where a stream created in the graph lives is known while tracing.
             return ConstantVariable.create(getattr(self.value, name))
 
         if self.out_of_tree:
@@ -504,40 +491,27 @@ class StreamVariable(StreamContextVariable):
         return super().var_getattr(tx, name)
 
     def _reject_device_stream_attr(self, name: str) -> None:
-        """Graph-breaks on reading a data attribute `name` of a stream of an
-        out-of-tree device that var_getattr() cannot answer while tracing:
-        an identity attribute of a stream created in the graph, or any other
-        data attribute. Methods are left to the caller."""
+        """Graph-breaks on a data attribute of an out-of-tree device's stream
+        that var_getattr() cannot answer while tracing."""
         if not hasattr(self.value, name) or callable(getattr(self.value, name)):
             return
-        device_type = self.value.device.type
-        if name in self._device_stream_attrs:
-            explanation = (
-                f"The stream of the device '{device_type}' was created in the "
-                f"compiled function, so its `{name}` is only known when the "
-                "graph runs."
-            )
-            hints = [
-                "Create the stream outside the compiled function and pass it "
-                f"in, or use torch.{device_type}.current_stream() or "
-                "torch.accelerator.current_stream(): the identity of such a "
-                "stream is a constant guarded on that stream.",
-            ]
-        else:
-            explanation = (
-                f"Dynamo reads only {sorted(self._device_stream_attrs)} of a "
-                f"stream of the out-of-tree device '{device_type}', and calls "
-                "its methods."
-            )
-            hints = [
-                f"Read `{name}` outside the compiled function and pass the "
-                "value in.",
-            ]
+        device = self.value.device.type
+        created = name in self._device_stream_attrs
         unimplemented(
             gb_type="Unsupported attribute of an out-of-tree device's stream",
-            context=f"{type(self.value).__qualname__}.{name} ({device_type})",
-            explanation=explanation,
-            hints=hints,
+            context=f"{type(self.value).__qualname__}.{name} ({device})",
+            explanation=f"The stream of the device '{device}' was created in the "
+            f"compiled function, so its `{name}` is only known when the graph runs."
+            if created
+            else f"Dynamo reads only {sorted(self._device_stream_attrs)} of a "
+            f"stream of the out-of-tree device '{device}', and calls its methods.",
+            hints=[
+                "Create the stream outside the compiled function and pass it in, "
+                f"or use torch.{device}.current_stream()."
+                if created
+                else f"Read `{name}` outside the compiled function and pass the "
+                "value in."
+            ],
         )
 
     def get_real_python_backed_value(self) -> object:
@@ -682,12 +656,11 @@ class StreamVariable(StreamContextVariable):
 
     @staticmethod
     def make_construct_in_graph_stream_fn(
-        args: TupleVariable,
-        kwargs: ConstDictVariable,
-        device_cls: type | None = None,
+        args: TupleVariable, kwargs: ConstDictVariable, cls: type | None = None
     ) -> Callable[[int, "PyCodegen"], None]:
-        # device_cls: the Stream class of an out-of-tree device, which
-        # builds the object instead of torch.Stream.
+        # An out-of-tree device's Stream class `cls` builds the object itself.
+        device_cls = cls if cls in trace_rules._device_tables().stream_classes else None
+
         def fn(index: int, codegen: "PyCodegen") -> None:
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
@@ -739,23 +712,11 @@ def _get_stream_variable_cls(stream_fn: object) -> type[StreamVariable] | None:
 
 
 class EventVariable(VariableTracker):
-    """Represents the device-agnostic torch.Event class.
-
-    An event of an out-of-tree device needs no subclass: its python_type() is
-    the `Event` class of the device's interface (`event_type`) when the event
-    is one, so that methods of that class (which may call
-    `super(<Event class>, self)`) trace with the event's real class; other
-    events are `torch.Event`.  `id()` of an event is its object's identity:
-    guarded on the event's source, or a compile-time id for an event created
-    in the graph.
-    """
-
     def __init__(
         self,
         proxy: Proxy,
         value: torch.Event,
         user_object_index: int | None,
-        event_type: type | None = None,
         **kwargs: Any,
     ) -> None:
         if proxy is not None and "example_value" in proxy.node.meta:
@@ -767,11 +728,9 @@ class EventVariable(VariableTracker):
         self.proxy = proxy
         self.value = value
         self.user_object_index = user_object_index
-        if event_type is None:
-            if type(value) in trace_rules._device_tables().event_classes:
-                event_type = type(value)
-        # The Event class of an out-of-tree device (None for others).
-        self.event_type = event_type
+        # The interface's Event class for an out-of-tree device's event.
+        event_classes = trace_rules._device_tables().event_classes
+        self.event_type = type(value) if type(value) in event_classes else None
 
     def richcompare_impl(
         self, tx: "InstructionTranslatorBase", other: VariableTracker, op: str
@@ -883,12 +842,11 @@ class EventVariable(VariableTracker):
 
     @staticmethod
     def make_construct_in_graph_event_fn(
-        args: TupleVariable,
-        kwargs: ConstDictVariable,
-        device_cls: type | None = None,
+        args: TupleVariable, kwargs: ConstDictVariable, cls: type | None = None
     ) -> Callable[[int, "PyCodegen"], None]:
-        # device_cls: the Event class of an out-of-tree device, which
-        # builds the object instead of torch.Event.
+        # An out-of-tree device's Event class `cls` builds the object itself.
+        device_cls = cls if cls in trace_rules._device_tables().event_classes else None
+
         def fn(index: int, codegen: "PyCodegen") -> None:
             codegen.add_push_null(
                 lambda: codegen.load_import_from(

@@ -31,7 +31,6 @@ import inspect
 import logging
 import math
 import re
-import threading
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import Any, NoReturn, TYPE_CHECKING, TypeVar, Union
@@ -58,10 +57,7 @@ from ..create_parameter_op import (
     new_parameter_placeholder,
     tracable_create_parameter,
 )
-from ..device_interface import (
-    _register_registry_change_callback,
-    get_registered_device_interfaces,
-)
+from ..device_interface import _registry_cache, get_registered_device_interfaces
 from ..exc import (
     raise_observed_exception,
     raise_type_error,
@@ -91,6 +87,7 @@ from ..utils import (
 )
 from .base import typestr, VariableTracker
 from .ctx_manager import (
+    _device_module,
     AutocastModeVariable,
     ProfilerContextVariable,
     ProfilerRecordFunctionContextVariable,
@@ -223,47 +220,6 @@ if torch.distributed.is_available():
 # Convert to dict for O(1) access times
 constant_fold_functions_need_guards = dict.fromkeys(constant_fold_functions_need_guards)
 constant_fold_functions = dict.fromkeys(constant_fold_functions)
-
-# The functions of registered devices that _publish_device_constant_fold_functions()
-# added to (constant_fold_functions, constant_fold_functions_need_guards).
-_device_constant_fold_functions: tuple[dict[Any, None], dict[Any, None]] = ({}, {})
-# Protects _device_constant_fold_functions and the edits of the two tables.
-_device_constant_fold_functions_lock = threading.Lock()
-
-
-def _publish_device_constant_fold_functions(
-    constant_fold: Iterable[Any], need_guards: Iterable[Any]
-) -> None:
-    """
-    Makes `constant_fold_functions` hold `constant_fold`, and
-    `constant_fold_functions_need_guards` hold `need_guards`: the constant-fold
-    functions of the registered devices (their trace rules and their
-    interfaces' `dynamo_constant_fold_fns` and
-    `dynamo_constant_fold_fns_need_guards`), so that checking a call to one of
-    them is the dict lookup it is for torch.cuda's. Functions published before
-    and absent now are withdrawn; a function a table holds anyway is left alone.
-
-    Called by Dynamo's device tables (`trace_rules._device_tables()`) when they
-    are derived: once per change of the device registry or of the device trace
-    rules, never per frame.
-    """
-    global _device_constant_fold_functions
-    with _device_constant_fold_functions_lock:
-        published = []
-        for table, found, before in zip(
-            (constant_fold_functions, constant_fold_functions_need_guards),
-            (constant_fold, need_guards),
-            _device_constant_fold_functions,
-        ):
-            found = dict.fromkeys(fn for fn in found if fn in before or fn not in table)
-            for fn in before:
-                if fn not in found:
-                    table.pop(fn, None)
-            for fn in found:
-                table[fn] = None
-            published.append(found)
-        _device_constant_fold_functions = (published[0], published[1])
-
 
 # Ops that consume scalar values from 0-d tensors (via .item()) for computation
 # only, not for output shapes. When capture_scalar_outputs is enabled, these ops
@@ -661,7 +617,10 @@ class BaseTorchVariable(VariableTracker):
         return VariableTracker.build(tx, result)
 
     def can_constant_fold_through(self) -> bool:
-        if self.value in constant_fold_functions:
+        if (
+            self.value in constant_fold_functions
+            or self.value in trace_rules._device_tables().constant_fold
+        ):
             return True
 
         if (
@@ -940,7 +899,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         return self.value
 
     @staticmethod
-    @functools.cache
+    @_registry_cache
     def _get_handlers() -> dict[Callable[..., Any], Callable[..., Any]]:
         """Build a dict from function -> method to handle it so that we are O(1)
         in terms of the number of function with special handling."""
@@ -976,36 +935,8 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         )
         from .builder import wrap_fx_proxy, wrap_fx_proxy_cls
 
-        # The runtime functions of out-of-tree devices that are handled here, by
-        # kind (see trace_rules._DEVICE_HANDLED_FUNCTIONS): {function: device type}.
+        # {function: out-of-tree device type} by trace_rules._DEVICE_HANDLED_FUNCTIONS.
         device_handled = trace_rules._device_tables().handled
-
-        def install_current_device_guard(
-            tx: "InstructionTranslatorBase", device_type: str, *needed: str
-        ) -> Any:
-            """Guards on `torch.<device_type>.current_device()`; returns the
-            device module, which has `current_device` and the functions `needed`."""
-            module = getattr(torch, device_type, None)
-            for name in ("current_device", *needed):
-                if not callable(getattr(module, name, None)):
-                    unimplemented(
-                        gb_type="device module function missing",
-                        context=f"torch.{device_type}.{name}",
-                        explanation=f"Dynamo needs torch.{device_type}.{name}() to "
-                        f"trace this call for the device '{device_type}', and the "
-                        "device module does not provide it.",
-                        hints=[
-                            f"Give the device module torch.{device_type} "
-                            "current_device() and set_device(), like torch.cuda's.",
-                        ],
-                    )
-            current_device_source = CallFunctionNoArgsSource(
-                AttrSource(
-                    AttrSource(ImportSource("torch"), device_type), "current_device"
-                )
-            )
-            install_guard(current_device_source.make_guard(GuardBuilder.EQUALS_MATCH))
-            return module
 
         @register(*tracing_state_functions())
         def handle_tracing_state_functions(
@@ -2426,22 +2357,8 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         source=stream_var.source,
                     )
                 elif self.value in device_handled["current_stream"]:
-                    # torch.<device>.current_stream() of an out-of-tree device
-                    # returns its interface's Stream type.
                     device_type = device_handled["current_stream"][self.value]
-                    stream_types = [
-                        cls
-                        for cls, name in trace_rules._device_tables().stream_classes.items()
-                        if name == device_type
-                    ]
-                    if stream_types and stream_var.python_type() is not stream_types[0]:
-                        stream_var = StreamVariable(
-                            stream_var.proxy,
-                            stream_var.value,
-                            stream_var.user_object_index,
-                            stream_type=stream_types[0],
-                            source=stream_var.source,
-                        )
+                    stream_var = _typed_device_stream(stream_var, device_type)
                 return stream_var
             except Exception as e:
                 unimplemented(
@@ -2493,7 +2410,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                 device = torch.device(device_type)
                 if self.value in device_handled["synchronize"]:
                     # Like the eager call, synchronize the current device.
-                    module = install_current_device_guard(tx, device_type)
+                    module = _device_module(device_type, guard=True)
                     device = torch.device(device_type, module.current_device())
 
             # CPU synchronize is a no-op, skip emitting the op
@@ -2745,7 +2662,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                     tx,
                     f"{fn.__name__} takes exactly one argument ({len(args)} given)",
                 )
-            module = install_current_device_guard(tx, device_type, "set_device")
+            module = _device_module(device_type, "set_device", guard=True)
             arg = args[0].as_python_constant()
             prev = fn(arg)
             tx.output.create_node(
@@ -2783,59 +2700,19 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             **device_handled["exchange_device"],
             **device_handled["maybe_exchange_device"],
         }
+
+        def handle_device_exchange_device(
+            self, tx: "InstructionTranslatorBase", *args: Any, **kwargs: Any
+        ) -> VariableTracker:
+            device_type = device_exchange_fns[self.value]
+            return exchange_device_helper(
+                tx, list(args), kwargs, self.value, device_type
+            )
+
         if device_exchange_fns:
-
-            @register(*device_exchange_fns)
-            def handle_device_exchange_device(
-                self,
-                tx: "InstructionTranslatorBase",
-                *args: VariableTracker,
-                **kwargs: VariableTracker,
-            ) -> VariableTracker:
-                # DeviceInterface.(maybe_)exchange_device of an out-of-tree device.
-                return exchange_device_helper(
-                    tx, list(args), kwargs, self.value, device_exchange_fns[self.value]
-                )
-
+            register(*device_exchange_fns)(handle_device_exchange_device)
         if device_handled["set_device"]:
-
-            @register(*device_handled["set_device"])
-            def handle_device_set_device(
-                self,
-                tx: "InstructionTranslatorBase",
-                *args: VariableTracker,
-                **kwargs: VariableTracker,
-            ) -> VariableTracker:
-                # torch.<device>.set_device() of an out-of-tree device: switched
-                # while tracing (restored afterwards), so that the code that
-                # follows is traced on the new device, and in the graph.
-                device_type = device_handled["set_device"][self.value]
-                if len(args) + len(kwargs) != 1 or (kwargs and "device" not in kwargs):
-                    raise_type_error(
-                        tx,
-                        f"{self.value.__name__}() takes exactly one argument `device`",
-                    )
-                device_vt = kwargs["device"] if kwargs else args[0]
-                if not device_vt.is_python_constant():
-                    unimplemented(
-                        gb_type="torch.<device>.set_device with a non-constant device",
-                        context=f"{self.value.__qualname__}({device_vt})",
-                        explanation="Dynamo traces set_device() only for a device "
-                        "known while tracing.",
-                        hints=[*graph_break_hints.SUPPORTABLE],
-                    )
-                module = install_current_device_guard(tx, device_type, "set_device")
-                prev = module.current_device()
-                self.value(device_vt.as_python_constant())
-                index = module.current_device()
-                tx.output.add_cleanup_hook(lambda: module.set_device(prev))
-                tx.output.create_proxy(
-                    "call_function",
-                    torch.ops.streams.set_device,
-                    (device_type, index),
-                    {},
-                )
-                return ConstantVariable.create(None)
+            register(*device_handled["set_device"])(_handle_device_set_device)
 
         @register(torch._dynamo.decorators.override_optimization_hint)
         def handle_override_optimization_hint(
@@ -3243,7 +3120,10 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             args, kwargs
         ):
             # constant fold functions need to be guarded.
-            if self.value in constant_fold_functions_need_guards:
+            if (
+                self.value in constant_fold_functions_need_guards
+                or self.value in trace_rules._device_tables().constant_fold_need_guards
+            ):
                 if self.source is None:
                     raise AssertionError(
                         "Expected source to be set for constant fold function needing guards"
@@ -4157,10 +4037,52 @@ For now, dynamo will explicitly graph break when it encounters user code with th
         return self.as_python_constant() == other.as_python_constant()
 
 
-@_register_registry_change_callback
-def _on_device_registry_change() -> None:
-    # The handlers include the runtime functions of registered devices.
-    TorchInGraphFunctionVariable._get_handlers.cache_clear()
+def _typed_device_stream(stream_var: StreamVariable, device: str) -> StreamVariable:
+    """`stream_var` typed as the `Stream` class of `device`'s interface."""
+    stream_classes = trace_rules._device_tables().stream_classes
+    cls = next((c for c, d in stream_classes.items() if d == device), None)
+    if cls is None or stream_var.python_type() is cls:
+        return stream_var
+    return StreamVariable(
+        stream_var.proxy,
+        stream_var.value,
+        stream_var.user_object_index,
+        stream_type=cls,
+        source=stream_var.source,
+    )
+
+
+def _handle_device_set_device(
+    self: TorchInGraphFunctionVariable,
+    tx: "InstructionTranslatorBase",
+    *args: VariableTracker,
+    **kwargs: VariableTracker,
+) -> VariableTracker:
+    """torch.<device>.set_device() of an out-of-tree device: switched while
+    tracing (restored afterwards) and put in the graph."""
+    device_type = trace_rules._device_tables().handled["set_device"][self.value]
+    if len(args) + len(kwargs) != 1 or (kwargs and "device" not in kwargs):
+        raise_type_error(
+            tx, f"{self.value.__name__}() takes exactly one argument `device`"
+        )
+    device_vt = kwargs["device"] if kwargs else args[0]
+    if not device_vt.is_python_constant():
+        unimplemented(
+            gb_type="torch.<device>.set_device with a non-constant device",
+            context=f"{self.value.__qualname__}({device_vt})",
+            explanation="Dynamo traces set_device() only for a device known "
+            "while tracing.",
+            hints=[*graph_break_hints.SUPPORTABLE],
+        )
+    module = _device_module(device_type, "set_device", guard=True)
+    prev = module.current_device()
+    self.value(device_vt.as_python_constant())
+    index = module.current_device()
+    tx.output.add_cleanup_hook(lambda: module.set_device(prev))
+    tx.output.create_proxy(
+        "call_function", torch.ops.streams.set_device, (device_type, index), {}
+    )
+    return ConstantVariable.create(None)
 
 
 class DispatchKeySetVariable(BaseTorchVariable):

@@ -51,7 +51,7 @@ from torch.utils._pytree import GetAttrKey, is_structseq_class
 from .. import config, graph_break_hints, polyfills, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..create_parameter_op import do_not_convert_to_tracable_parameter
-from ..device_interface import _register_registry_change_callback
+from ..device_interface import _registry_cache, CudaInterface
 from ..exc import (
     handle_observed_exception,
     ObservedAttributeError,
@@ -342,19 +342,11 @@ class UserDefinedClassVariable(UserDefinedVariable):
         }
 
     @staticmethod
-    @functools.cache
+    @_registry_cache
     def _in_graph_classes() -> set[type[object]]:
         _in_graph_class_list = {
             torch.Tensor,
-            torch.cuda.FloatTensor,  # type: ignore[attr-defined]
-            torch.cuda.DoubleTensor,  # type: ignore[attr-defined]
-            torch.cuda.HalfTensor,  # type: ignore[attr-defined]
-            torch.cuda.BFloat16Tensor,  # type: ignore[attr-defined]
-            torch.cuda.ByteTensor,  # type: ignore[attr-defined]
-            torch.cuda.CharTensor,  # type: ignore[attr-defined]
-            torch.cuda.IntTensor,  # type: ignore[attr-defined]
-            torch.cuda.ShortTensor,  # type: ignore[attr-defined]
-            torch.cuda.LongTensor,  # type: ignore[attr-defined]
+            *CudaInterface.dynamo_tensor_classes,
             torch.Stream,
             torch.Event,
             torch.cuda.Stream,
@@ -369,8 +361,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
                     torch.hpu.Event,
                 }
             )
-        # The registered devices' typed tensor classes, and the Stream and Event
-        # classes of the out-of-tree ones (see DeviceInterface).
         tables = trace_rules._device_tables()
         _in_graph_class_list.update(tables.tensor_classes)
         _in_graph_class_list.update(tables.stream_classes)
@@ -380,13 +370,8 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
     @staticmethod
     def _is_privateuse1_tensor_class(value: type[object]) -> bool:
-        """
-        Whether ``value`` is a typed tensor class of the PrivateUse1 backend,
-        found by name on its device module: ``torch.<name>.FloatTensor`` and
-        the other names of ``torch.FloatTensor``-style classes. Such a class is
-        kept in the graph like ``torch.cuda.FloatTensor``, without the
-        backend listing it in ``DeviceInterface.dynamo_tensor_classes``.
-        """
+        """Whether `value` is `torch.<PrivateUse1 name>.FloatTensor` or another
+        typed tensor class of that device module, kept in the graph like cuda's."""
         privateuse1_module = getattr(
             torch, torch._C._get_privateuse1_backend_name(), None
         )
@@ -1100,10 +1085,8 @@ class UserDefinedClassVariable(UserDefinedVariable):
         args: list[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker | None:
-        """The context manager of `self.value(device)` when the class is the
-        `device` context manager of an out-of-tree device called with one
-        constant device (raises a TypeError for a non-constant one); None for
-        any other class or call."""
+        """The variable of `self.value(device)` for the `device` context manager
+        of an out-of-tree device called with one constant device; else None."""
         if len(args) + len(kwargs) != 1 or not kwargs.keys() <= {"device"}:
             return None
         tables = trace_rules._device_tables()
@@ -1461,7 +1444,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 )
                 args = [stacked]
 
-            tables = trace_rules._device_tables()
             if issubclass(self.value, torch.Stream):
                 from .lists import TupleVariable
 
@@ -1479,9 +1461,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 ind = register_graph_created_object(
                     stream,
                     StreamVariable.make_construct_in_graph_stream_fn(
-                        var_args,
-                        var_kwargs,
-                        self.value if self.value in tables.stream_classes else None,
+                        var_args, var_kwargs, self.value
                     ),
                 )
                 tensor_variable = wrap_fx_proxy(
@@ -1508,9 +1488,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 ind = register_graph_created_object(
                     event,
                     EventVariable.make_construct_in_graph_event_fn(
-                        var_args,
-                        var_kwargs,
-                        self.value if self.value in tables.event_classes else None,
+                        var_args, var_kwargs, self.value
                     ),
                 )
                 tensor_variable = wrap_fx_proxy(
@@ -1616,12 +1594,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
     def get_real_python_backed_value(self) -> object:
         return self.value
-
-
-@_register_registry_change_callback
-def _on_device_registry_change() -> None:
-    # The in-graph classes include those of the registered devices.
-    UserDefinedClassVariable._in_graph_classes.cache_clear()
 
 
 class UserDefinedExceptionClassVariable(UserDefinedClassVariable):
