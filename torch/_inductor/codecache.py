@@ -52,7 +52,7 @@ from torch import SymInt, Tensor
 from torch._dynamo.device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
     _is_base_default,
-    _register_registry_change_callback,
+    _registry_cache,
     _safe_probe,
     _warn_broken_probe,
     get_interface_for_device,
@@ -174,8 +174,7 @@ class SystemInfo(TypedDict):
     hash: str
     device: NotRequired[SystemDeviceInfo]
     version: NotRequired[SystemVersionInfo]
-    # DeviceInterface.get_cache_system_info() of each available device type
-    # that has any; absent when none has.
+    # DeviceInterface.get_cache_system_info() by device type, if any.
     device_interfaces: NotRequired[dict[str, dict[str, Any]]]
 
 
@@ -296,12 +295,8 @@ def triton_key() -> str | None:
 
 
 def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
-    """
-    ``DeviceInterface.get_cache_system_info()`` of every available registered
-    device type that returns one.  A probe: an interface that raises, or
-    returns something that is not a JSON-serializable dict, is left out with
-    one warning.
-    """
+    """``get_cache_system_info()`` of every available device type that has one;
+    a probe: a broken answer is left out, logged once."""
     infos: dict[str, dict[str, Any]] = {}
     for name, interface in list(get_registered_device_interfaces()):
         if (
@@ -332,15 +327,8 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
 
 class CacheBase:
     @staticmethod
-    @functools.cache
+    @_registry_cache
     def get_system() -> SystemInfo:
-        """
-        The identity of this system in cache keys (and the local cache path):
-        the Triton version, the CUDA device and toolkit when present, and the
-        ``DeviceInterface.get_cache_system_info()`` of every available device
-        type that has one (under ``"device_interfaces"``).  Cached; recomputed
-        after the device registry changes.
-        """
         system = CacheBase._get_cuda_system()
         if device_interfaces := _device_interfaces_system_info():
             hash_input = {
@@ -383,7 +371,7 @@ class CacheBase:
 
     @staticmethod
     @clear_on_fresh_cache
-    @functools.cache
+    @_registry_cache
     def get_local_cache_path() -> Path:
         return Path(os.path.join(cache_dir(), "cache", CacheBase.get_system()["hash"]))
 
@@ -405,13 +393,6 @@ class CacheBase:
             json.dumps({"system": self.system, "cache": local_cache}, indent=4),
             make_dirs=True,
         )
-
-
-@_register_registry_change_callback
-def _on_device_registry_change() -> None:
-    # A device registered late may contribute to the system identity.
-    CacheBase.get_system.cache_clear()
-    CacheBase.get_local_cache_path.cache_clear()
 
 
 class LocalCache(CacheBase):

@@ -98,34 +98,59 @@ if TYPE_CHECKING:
     from .scheduler import BaseSchedulerNode, SchedulerBuffer
 
 
-# The built-in GPU-class device types, in the order GPU_TYPES has always listed them.
-_BUILTIN_GPU_TYPES = ("cuda", "mps", "xpu", "mtia")
+from torch._dynamo import device_interface as _device_interface
 
-# The GPU-class device types: those whose registered DeviceInterface says
-# ``is_gpu()``, built-ins first (in the order above), then out-of-tree types in
-# registration order.  It is a view of the device registry, refreshed in place
-# on every registration (so ``from torch._inductor.utils import GPU_TYPES``
-# stays current, also for late registrations); never mutate it, register a
-# DeviceInterface instead.
-GPU_TYPES = list(_BUILTIN_GPU_TYPES)
+
+class _RegistryList(list):  # type: ignore[type-arg]
+    """A list that, when read after a change of the device registry, refills
+    itself in place with ``compute()``."""
+
+    def __init__(self, items: list[str], compute: Callable[[], list[str]]) -> None:
+        super().__init__(items)
+        self._compute = compute
+        self._generation = -1
+
+    def _fresh(self) -> list[str]:
+        generation = _device_interface._registry_generation
+        if self._generation != generation:
+            list.__setitem__(self, slice(None), self._compute())
+            self._generation = generation
+        return self
+
+
+# Every read refreshes first.
+for _name in (
+    "__add__", "__contains__", "__eq__", "__getitem__", "__iter__", "__len__",
+    "__ne__", "__repr__", "__reversed__", "copy", "count", "index",
+):  # fmt: skip
+    setattr(
+        _RegistryList,
+        _name,
+        lambda self, *args, _method=getattr(list, _name): _method(
+            self._fresh(), *args
+        ),
+    )
+del _name
+
+
+# The GPU-class device types (DeviceInterface.is_gpu()): the built-ins in this
+# order, then out-of-tree types. Always current when read; do not mutate it.
+GPU_TYPES: list[str] = _RegistryList(
+    ["cuda", "mps", "xpu", "mtia"], lambda: _gpu_types()
+)
 T = TypeVar("T")
 
 
 # defines here before import torch._dynamo is for avoiding circular import
 # when get_gpu_type is imported from dynamo
-@functools.cache
+@_device_interface._registry_cache
 def get_gpu_type() -> str:
     """
-    The GPU-class device type Inductor targets when a graph does not say.
-
-    No GPU-class device available: ``"cuda"``; exactly one: that one.  Several
-    (e.g. an out-of-tree accelerator next to CUDA): the current accelerator
-    (``torch.accelerator.current_accelerator()``) if it is one of them, else
-    ``"cuda"`` if available, else the first in sorted order; a warning names
-    the choice.  Cached, and invalidated whenever a device interface is
-    registered.
+    The available GPU-class device type; "cuda" if none is. With several: the
+    current accelerator if it is one of them, else "cuda" if available, else
+    the first by name (with a warning).
     """
-    avail_gpus = [x for x in _gpu_types() if _device_is_available(x)]
+    avail_gpus = [x for x in GPU_TYPES if _device_is_available(x)]
     if len(avail_gpus) <= 1:
         return avail_gpus[0] if avail_gpus else "cuda"
     accelerator = torch.accelerator.current_accelerator()
@@ -145,8 +170,7 @@ def get_gpu_type() -> str:
 
 
 from torch._dynamo.device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
-    _register_registry_change_callback,
+    _registry_cache,
     _safe_probe,
     _warn_broken_probe,
     device_interfaces,
@@ -1389,13 +1413,9 @@ def get_all_devices(gm: torch.fx.GraphModule) -> OrderedSet[torch.device]:
 def graph_device_types(
     gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()
 ) -> OrderedSet[str]:
-    """
-    The device types of every tensor a graph touches: `example_inputs`, the
-    values of its nodes (`meta["val"]`, or `meta["example_value"]` before
-    AOTAutograd) and the attributes its `get_attr` nodes read. Unlike
-    `get_all_devices`, which looks at inputs and outputs only, it also finds a
-    device used inside the graph only, and it walks every node.
-    """
+    """The device types of every tensor a graph touches: `example_inputs`,
+    node values (`meta["val"]` or `meta["example_value"]`) and `get_attr`
+    targets."""
     values: list[object] = list(example_inputs)
     for node in gm.graph.nodes:
         values.append(node.meta.get("val", node.meta.get("example_value")))
@@ -1994,7 +2014,7 @@ class DelayReplaceLine(DeferredLineBase):
         return DelayReplaceLine(self.key, self.value_fn, line)
 
 
-@functools.cache
+@_registry_cache
 def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
     if isinstance(index_or_device, torch.device):
         device = index_or_device
@@ -2023,7 +2043,7 @@ def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
     return True
 
 
-@functools.lru_cache
+@_registry_cache
 def get_max_num_sms() -> int:
     return get_interface_for_device(get_gpu_type()).get_multi_processor_count()
 
@@ -2050,9 +2070,7 @@ def is_nvidia_sm100_or_later() -> bool:
 def get_num_sms() -> int:
     """Handle experimental carveout if set otherwise return hardware SM count"""
     # TODO we need to properly guard on this global
-    # The SM carveout is a CUDA setting: xpu and out-of-tree GPU types
-    # subtract none.
-    if torch.xpu.is_available() or get_gpu_type() not in _BUILTIN_GPU_TYPES:
+    if torch.xpu.is_available():
         return get_max_num_sms()
     carveout = torch._C._get_sm_carveout_experimental()
     return get_max_num_sms() - (carveout if carveout is not None else 0)
@@ -3626,15 +3644,8 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
 def _backend_features_of_interface(
     interface: Any, device: torch.types.Device = None
 ) -> frozenset[BackendFeature]:
-    """
-    The framework features that ``interface.backend_features(device)``
-    declares (see ``DeviceInterface.backend_features``), as a probe: an
-    override that raises, or returns anything but a set of ``BackendFeature``
-    members, declares nothing (logged once).  ``GPU`` is in the result iff the
-    set has it or ``interface.is_gpu()`` is True, so that ``GPU_TYPES`` and
-    ``is_gpu()`` never disagree; an interface where they differ is reported
-    once.
-    """
+    """``interface.backend_features(device)`` as a probe (broken: empty, logged
+    once), with ``GPU`` present iff ``interface.is_gpu()``."""
     from .codegen.common import BackendFeature
 
     declared = _safe_probe(interface, "backend_features", device, default=None)
@@ -3642,7 +3653,7 @@ def _backend_features_of_interface(
     if isinstance(declared, collections.abc.Set) and all(
         isinstance(feature, BackendFeature) for feature in declared
     ):
-        features = frozenset(declared)
+        features = frozenset(declared) - {BackendFeature.GPU}
     elif declared is not None:
         _warn_broken_probe(
             interface,
@@ -3650,27 +3661,15 @@ def _backend_features_of_interface(
             f"returned {declared!r}, not a set of BackendFeature members",
             features,
         )
-    is_gpu_class = _safe_probe(interface, "is_gpu")
-    if is_gpu_class != (BackendFeature.GPU in features):
+    if _safe_probe(interface, "is_gpu"):
         features |= {BackendFeature.GPU}
-        _warn_broken_probe(
-            interface,
-            "backend_features",
-            f"{'lacks' if is_gpu_class else 'has'} BackendFeature.GPU although "
-            f"is_gpu() is {is_gpu_class} (an override should extend "
-            "super().backend_features(device))",
-            features,
-        )
     return features
 
 
+@_registry_cache
 def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFeature]:
-    """
-    The framework features of ``device`` (a ``torch.device``, a device type or
-    ``"<type>:<index>"``) from its registered DeviceInterface, see
-    ``_backend_features_of_interface``; a probe: empty for a device without
-    an interface.
-    """
+    """The framework features of ``device``'s interface (see
+    ``_backend_features_of_interface``); empty without an interface."""
     try:
         interface = get_interface_for_device(device)
     except NotImplementedError:
@@ -3679,18 +3678,15 @@ def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFea
 
 
 def _gpu_types() -> list[str]:
-    """A fresh scan of the device registry for GPU_TYPES (see there): the
-    device types whose interface declares ``BackendFeature.GPU``."""
-    from .codegen.common import BackendFeature
-
+    """A fresh scan of the device registry for the types whose interface says
+    ``is_gpu()``, in ``GPU_TYPES``' order, new ones last."""
     found = [
         name
-        for name, interface in get_registered_device_interfaces()
-        if ":" not in name
-        and BackendFeature.GPU in _backend_features_of_interface(interface)
+        for name, interface in list(get_registered_device_interfaces())
+        if ":" not in name and _safe_probe(interface, "is_gpu")
     ]
-    builtin = [name for name in _BUILTIN_GPU_TYPES if name in found]
-    return builtin + [name for name in found if name not in _BUILTIN_GPU_TYPES]
+    listed = [name for name in list.__iter__(GPU_TYPES) if name in found]
+    return listed + [name for name in found if name not in listed]
 
 
 def _device_is_available(device: str) -> bool:
@@ -3703,66 +3699,24 @@ def _device_is_available(device: str) -> bool:
     return _safe_probe(interface, "is_available")
 
 
-# Answers that Inductor derives from the device and backend registries and asks
-# per node, per kernel or per call: device type -> answer, so that each query
-# is one dict lookup.  Every registry change (see _on_device_registry_change)
-# replaces each table with a fresh one; a query that misses computes its
-# answer and stores it in the table it read, so an answer computed while the
-# registry changes lands in a table already replaced.  Only answers for device
-# types that torch knows or that have a registered interface are stored: any
-# other name is looked up again (it may still be registered or discovered).
-_is_gpu_answers: dict[str | None, bool] = {}
-_device_need_guard_answers: dict[str | None, bool] = {}
-_cpp_scheduled_answers: dict[str, bool] = {}
-_scheduling_backend_answers: dict[str, str | None] = {}
-
-
-def _answer_is_stable(device: str | None) -> bool:
-    """Whether an answer about ``device`` holds until the next registry change:
-    None, a built-in type, or a type whose interface is registered."""
-    return (
-        device is None
-        or device in _BUILTIN_DEVICE_INIT_LIST
-        or device in device_interfaces
-    )
-
-
-@_register_registry_change_callback
-def _on_device_registry_change() -> None:
-    # Everything derived from the device registry follows it.
-    global _is_gpu_answers, _device_need_guard_answers
-    global _cpp_scheduled_answers, _scheduling_backend_answers
-    GPU_TYPES[:] = _gpu_types()
-    _is_gpu_answers = {}
-    _device_need_guard_answers = {}
-    _cpp_scheduled_answers = {}
-    _scheduling_backend_answers = {}
-    get_gpu_type.cache_clear()
-    is_big_gpu.cache_clear()
-    get_max_num_sms.cache_clear()
-    DeviceProperties.create.cache_clear()
-
-
 def is_gpu(device: str | None) -> bool:
-    """
-    Whether Inductor treats the device type ``device`` as GPU-class: its
-    registered DeviceInterface says ``is_gpu()`` (cuda, mps, xpu and mtia, and
-    any out-of-tree device that opts in), i.e. it is in ``GPU_TYPES``.  A dict
-    lookup, refreshed on every registry change.
-    """
-    try:
-        return _is_gpu_answers[device]
-    except KeyError:
-        pass
-    answers = _is_gpu_answers
-    if device not in GPU_TYPES and not _answer_is_stable(device):
-        # A PrivateUse1 interface may still be waiting for lazy discovery;
-        # looking at the registry runs it (at most once per registry change).
+    answer = _is_gpu(device)
+    if answer is None:
+        # The PrivateUse1 device, whose interface may still be discovered.
         get_registered_device_interfaces()
-    answer = device in GPU_TYPES
-    if _answer_is_stable(device):
-        answers[device] = answer
+        answer = device in GPU_TYPES
     return answer
+
+
+@_registry_cache
+def _is_gpu(device: str | None) -> bool | None:
+    """``device in GPU_TYPES``; None for the PrivateUse1 device without an
+    interface."""
+    if device == torch._C._get_privateuse1_backend_name() and (
+        device not in device_interfaces
+    ):
+        return None
+    return device in GPU_TYPES
 
 
 def is_rocm() -> bool:
@@ -3845,63 +3799,26 @@ def is_triton_fp8_dtype_supported(
     return triton_dtype in supported_fp8_dtypes
 
 
+@_registry_cache
 def is_cpp_scheduled(device_type: str) -> bool:
-    """
-    Whether Inductor's C++ backend (``CppScheduling``) generates the kernels of
-    ``device_type``: cpu (whatever ``config.cpu_backend``: the loop heuristics
-    have always treated cpu this way), and any device whose registered
-    Scheduling is a ``CppScheduling``, such as an out-of-tree accelerator whose
-    memory the host can address.  Loop ordering and fusion heuristics written
-    for "cpu" ask this instead, so they also serve such devices, GPU-class or
-    not.  Asked per node pair by the scheduler: a dict lookup, refreshed on
-    every registry change.
-    """
-    try:
-        return _cpp_scheduled_answers[device_type]
-    except KeyError:
-        pass
-    answers = _cpp_scheduled_answers
-    answer = device_type == "cpu" or (
-        device_type not in _BUILTIN_DEVICE_INIT_LIST
-        and _registered_scheduling_backend(device_type) == "cpp"
-    )
-    answers[device_type] = answer
-    return answer
+    """Whether Inductor's C++ backend generates the kernels of ``device_type``:
+    cpu, and devices whose registered Scheduling is a ``CppScheduling``."""
+    return device_type == "cpu" or _registered_scheduling_backend(device_type) == "cpp"
 
 
 def uses_gpu_loop_ordering(device_type: str | None) -> bool:
-    """
-    Whether the loop handling that Inductor gives GPU kernels under
-    ``config.loop_ordering_after_fusion`` (loops left unmerged and unnormalized
-    until fusion has picked their order) applies to ``device_type``: GPU-class
-    devices whose kernels ``CppScheduling`` does not generate.  A GPU-class
-    out-of-tree device with a C++ backend is handled as cpu.
-    """
+    """Whether GPU loop handling under ``config.loop_ordering_after_fusion``
+    applies: GPU-class devices whose kernels the C++ backend does not generate."""
     return is_gpu(device_type) and not is_cpp_scheduled(device_type)
 
 
 def device_need_guard(device: str) -> bool:
-    """
-    Whether generated code for ``device`` switches the current device around
-    kernels: GPU-class devices whose interface exposes streams (not mps).  A
-    dict lookup, refreshed on every registry change.
-    """
-    try:
-        return _device_need_guard_answers[device]
-    except KeyError:
-        pass
-    answers = _device_need_guard_answers
-    answer = is_gpu(device) and _exposes_streams(device)
-    if _answer_is_stable(device):
-        answers[device] = answer
-    return answer
+    return is_gpu(device) and _exposes_streams(device)
 
 
+@_registry_cache
 def _exposes_streams(device: str | None) -> bool:
-    """
-    ``exposes_streams()`` of the interface registered for ``device``; False
-    for a device without one (meta).  A probe.
-    """
+    """``exposes_streams()`` of ``device``'s interface; False without one."""
     try:
         interface = get_interface_for_device(device)
     except NotImplementedError:
@@ -4377,45 +4294,23 @@ def get_current_backend(device_type: str | None = None) -> str:
         return config.xpu_backend
     elif device_type == "tpu":
         return config.tpu_backend
-    elif device_type in _BUILTIN_GPU_TYPES:
-        return config.cuda_backend
     else:
-        return _backend_of_registered_scheduling(device_type)
+        # Devices whose registered Scheduling generates C++ or Halide say so.
+        backend = _registered_scheduling_backend(device_type)
+        return backend if backend in ("cpp", "halide") else config.cuda_backend
 
 
-def _backend_of_registered_scheduling(device_type: str) -> str:
-    """
-    The codegen backend of an out-of-tree device type, named after the
-    Scheduling it registered with ``register_backend_for_device``; devices
-    without one, or with a Scheduling of their own, keep ``config.cuda_backend``.
-    """
-    return _registered_scheduling_backend(device_type) or config.cuda_backend
-
-
+@_registry_cache
 def _registered_scheduling_backend(device_type: str) -> str | None:
-    """
-    The backend named by the Scheduling registered for ``device_type`` (loaded
-    on demand), or None; answered from a table refreshed on every registry
-    change (registering a backend is one).
-    """
-    try:
-        return _scheduling_backend_answers[device_type]
-    except KeyError:
-        pass
-    answers = _scheduling_backend_answers
+    """"triton", "cpp" or "halide" after the Scheduling class registered for
+    ``device_type`` (loaded on demand); None for any other."""
     from .codegen import common
-
-    common.init_backend_registration((device_type,))
-    answer = _scheduling_backend_name(common.get_scheduling_for_device(device_type))
-    answers[device_type] = answer
-    return answer
-
-
-def _scheduling_backend_name(scheduling: object) -> str | None:
     from .codegen.cpp import CppScheduling
     from .codegen.halide import HalideScheduling
     from .codegen.triton import TritonScheduling
 
+    common.init_backend_registration((device_type,))
+    scheduling = common.get_scheduling_for_device(device_type)
     if isinstance(scheduling, type):
         for base, backend in (
             (TritonScheduling, "triton"),

@@ -1,7 +1,11 @@
 import functools
 import hashlib
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+
+_T = TypeVar("_T")
 
 
 _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT = "failed to map segment from shared object"
@@ -33,6 +37,24 @@ def _raise_triton_cache_load_error(exc: BaseException) -> None:
     ) from exc
 
 
+def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
+    """``torch._dynamo.device_interface._registry_cache(fn)``, created on the
+    first call, so that importing this module imports no Dynamo."""
+    cached: Any = None
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any) -> _T:
+        nonlocal cached
+        if cached is None:
+            from torch._dynamo.device_interface import _registry_cache
+
+            cached = _registry_cache(fn)
+        return cached(*args)
+
+    wrapper.cache_clear = lambda: cached and cached.cache_clear()  # type: ignore[attr-defined]
+    return wrapper
+
+
 @functools.cache
 def has_triton_package() -> bool:
     try:
@@ -54,55 +76,22 @@ def get_triton_version(fallback: tuple[int, int] = (0, 0)) -> tuple[int, int]:
         return fallback
 
 
-@functools.cache
+@_registry_cache
 def _device_supports_tma() -> bool:
-    """
-    Whether an available device's Triton kernels may use host-side TMA
-    descriptors: CUDA's interface says ``supports_tma()`` (compute capability
-    9.0 and up), or an available out-of-tree device's does.  The device
-    registry is walked only when an out-of-tree device can be registered (the
-    PrivateUse1 backend is renamed, or a non-built-in type is registered), so
-    that the built-in answer initializes nothing.  A probe: a broken interface
-    counts as False.  Cached, with the TMA helpers below; registering a device
-    interface clears the caches.
-    """
-    import torch
+    """Whether an available device's interface says ``supports_tma()``."""
     from torch._dynamo.device_interface import (
-        _BUILTIN_DEVICE_INIT_LIST,
-        _register_registry_change_callback,
         _safe_probe,
-        CudaInterface,
-        device_interfaces,
-        get_interface_for_device__PrivateUse1,
+        get_registered_device_interfaces,
     )
 
-    # Registering twice is a no-op; this runs on a cache miss only.
-    _register_registry_change_callback(_clear_tma_caches)
-    if CudaInterface.supports_tma():
-        return True
-    if torch._C._get_privateuse1_backend_name() == "privateuseone" and all(
-        ":" in name or name in _BUILTIN_DEVICE_INIT_LIST
-        for name in list(device_interfaces)
-    ):
-        return False
     return any(
-        _safe_probe(interface, "is_available")
-        and _safe_probe(interface, "supports_tma")
-        for _, interface in get_interface_for_device__PrivateUse1()
+        _safe_probe(interface, "supports_tma") and _safe_probe(interface, "is_available")
+        for name, interface in list(get_registered_device_interfaces())
+        if ":" not in name
     )
 
 
-def _clear_tma_caches() -> None:
-    for cached in (
-        _device_supports_tma,
-        has_triton_experimental_host_tma,
-        has_triton_tensor_descriptor_host_tma,
-        has_triton_tma,
-    ):
-        cached.cache_clear()
-
-
-@functools.cache
+@_registry_cache
 def has_triton_experimental_host_tma() -> bool:
     if has_triton_package():
         if _device_supports_tma():
@@ -124,7 +113,7 @@ def has_triton_experimental_host_tma() -> bool:
     return False
 
 
-@functools.cache
+@_registry_cache
 def has_triton_tensor_descriptor_host_tma() -> bool:
     if has_triton_package():
         if _device_supports_tma():
@@ -140,7 +129,7 @@ def has_triton_tensor_descriptor_host_tma() -> bool:
     return False
 
 
-@functools.cache
+@_registry_cache
 def has_triton_tma() -> bool:
     return has_triton_tensor_descriptor_host_tma() or has_triton_experimental_host_tma()
 
@@ -211,22 +200,15 @@ def has_triton_stable_tma_api() -> bool:
     return False
 
 
-@functools.cache
 def has_triton(*, include_cpu: bool = True) -> bool:
-    """
-    Whether Triton can generate code for some available device.
+    """Whether Triton can generate code for an available registered device:
+    ``is_available()``, ``is_triton_capable()`` and ``raise_if_triton_unavailable()``
+    not raising. ``include_cpu=False`` leaves cpu out. A probe, never raises."""
+    return _has_triton(include_cpu)
 
-    Walks every registered device type (``get_registered_device_interfaces``,
-    so out-of-tree backends count): a type qualifies when its interface says
-    ``is_available()`` and ``is_triton_capable()``, and
-    ``raise_if_triton_unavailable()`` does not raise (``TritonUnavailableError``,
-    or a plain ``RuntimeError`` from interfaces that predate it, means
-    "not available").  An interface that fails otherwise counts as not capable
-    and is logged once; this probe never raises.  ``include_cpu=False`` leaves
-    the cpu Triton backend out; by default it counts.
 
-    Cached; registering a device interface clears the cache.
-    """
+@_registry_cache
+def _has_triton(include_cpu: bool) -> bool:
     if not has_triton_package():
         return False
 
@@ -235,18 +217,12 @@ def has_triton(*, include_cpu: bool = True) -> bool:
     if triton_disable_device_detection:
         return False
 
-    from torch._dynamo.device_interface import _register_registry_change_callback
-
-    # Registering twice is a no-op; this runs on a cache miss only.
-    _register_registry_change_callback(has_triton.cache_clear)
-
     return _has_triton_capable_device(include_cpu=include_cpu)
 
 
 def _has_triton_capable_device(*, include_cpu: bool) -> bool:
     """The device walk of ``has_triton``, given a Triton package."""
     from torch._dynamo.device_interface import (
-        _BUILTIN_DEVICE_INIT_LIST,
         _safe_probe,
         _warn_broken_probe,
         get_registered_device_interfaces,
@@ -260,11 +236,6 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             and _safe_probe(device_interface, "is_triton_capable")
         ):
             continue
-        if device in _BUILTIN_DEVICE_INIT_LIST and device != "cpu":
-            # An in-tree GPU type needs availability and capability
-            # only; the Triton-backend check is cpu's and
-            # out-of-tree devices'.
-            return True
         try:
             device_interface.raise_if_triton_unavailable()
         except (RuntimeError, ImportError):  # incl. TritonUnavailableError
@@ -279,6 +250,9 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             continue
         return True
     return False
+
+
+has_triton.cache_clear = _has_triton.cache_clear  # type: ignore[attr-defined]
 
 
 @functools.cache

@@ -66,7 +66,7 @@ class RegistrySnapshot:
         ("torch._inductor.lowering", "user_lowerings"),
     ]
     #: (module, attribute) of every list registry.
-    LISTS = [("torch._inductor.utils", "GPU_TYPES")]
+    LISTS: list[tuple[str, str]] = []
     #: (module, attribute) of every set registry.
     SETS = [
         ("torch._dynamo.device_interface", "_discovery_warned"),

@@ -12,14 +12,11 @@ from typing_extensions import ParamSpec, Self, TypeVar
 import torch
 import torch._inductor.config as inductor_config
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import (
-    _register_registry_change_callback,
-    get_interface_for_device,
-)
+from torch._dynamo.device_interface import get_interface_for_device
 from torch._dynamo.utils import counters
 from torch._inductor.utils import (
-    _BUILTIN_GPU_TYPES,
     _device_is_available,
+    _exposes_streams,
     get_gpu_type,
     GPU_TYPES,
 )
@@ -28,14 +25,6 @@ from torch.utils._ordered_set import OrderedSet
 
 
 logger = torch._logging.getArtifactLogger(__name__, "benchmarking")
-# The built-in device types Inductor benchmarks as GPUs.
-_BUILTIN_GPU_BENCHMARK_DEVICE_TYPES = ("cuda", "xpu", "mtia")
-# The device types whose availability picks the default device of GPU
-# benchmarks: the built-in ones above, then the out-of-tree GPU-class device
-# types (a registered DeviceInterface whose ``is_gpu()`` is True) in
-# registration order.  A view of the device registry, rebound on every
-# registry change; register a DeviceInterface instead of assigning it.
-GPU_BENCHMARK_DEVICE_TYPES: tuple[str, ...] = _BUILTIN_GPU_BENCHMARK_DEVICE_TYPES
 _CALLABLE_PROFILE_EVENT_NAME = "_CALLABLE"
 
 
@@ -45,41 +34,20 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-@_register_registry_change_callback
-def _refresh_gpu_benchmark_device_types() -> None:
-    # Derived from GPU_TYPES, which torch._inductor.utils refreshes first (its
-    # callback subscribed when it was imported, before this module's).
-    global GPU_BENCHMARK_DEVICE_TYPES
-    GPU_BENCHMARK_DEVICE_TYPES = _BUILTIN_GPU_BENCHMARK_DEVICE_TYPES + tuple(
-        device_type
-        for device_type in GPU_TYPES
-        if device_type not in _BUILTIN_GPU_TYPES
-    )
-
-
-_refresh_gpu_benchmark_device_types()
+def __getattr__(name: str) -> Any:
+    if name == "GPU_BENCHMARK_DEVICE_TYPES":
+        # The GPU-class device types with streams, as of now.
+        return tuple(t for t in GPU_TYPES if _exposes_streams(t))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _get_default_gpu_device_type() -> str:
-    """
-    The device type of a GPU benchmark that names none: the available one of
-    ``GPU_BENCHMARK_DEVICE_TYPES``, ``"cuda"`` when none is.  Where several
-    are (an out-of-tree GPU-class device next to a built-in GPU), the one
-    ``torch._inductor.utils.get_gpu_type()`` picks.
-    """
     avail_gpus = [
         device_type
-        for device_type in GPU_BENCHMARK_DEVICE_TYPES
-        if (
-            getattr(torch, device_type).is_available()
-            if device_type in _BUILTIN_GPU_BENCHMARK_DEVICE_TYPES
-            else _device_is_available(device_type)
-        )
+        for device_type in __getattr__("GPU_BENCHMARK_DEVICE_TYPES")
+        if _device_is_available(device_type)
     ]
-    if len(avail_gpus) > 1 and any(
-        device_type not in _BUILTIN_GPU_BENCHMARK_DEVICE_TYPES
-        for device_type in avail_gpus
-    ):
+    if len(avail_gpus) > 1:
         return get_gpu_type()
     assert len(avail_gpus) <= 1
     return "cuda" if len(avail_gpus) == 0 else avail_gpus.pop()
