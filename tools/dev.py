@@ -82,13 +82,56 @@ def stock_install() -> series.TorchInstall:
     return series.locate_torch(str(python))
 
 
+def _tree_digest(*roots: Path, extra: str = "") -> str:
+    """sha256 of every file under ``roots`` (names and bytes; byte code and
+    egg-info left out) and ``extra``."""
+    h = hashlib.sha256(extra.encode())
+    for root in roots:
+        for path in sorted(root.rglob("*") if root.is_dir() else [root]):
+            if path.is_file() and not {"__pycache__", f"{root.name}.egg-info"} & set(
+                    path.relative_to(root.parent).parts) and path.suffix != ".pyc":
+                h.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _once(what: str, stamp: Path, digest: str, action) -> None:
+    """Run ``action`` as a set-up step unless ``stamp`` records ``digest``
+    (what it was last done for); then record it.  A step already done prints
+    nothing."""
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    with envs.step(what):
+        action()
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(digest)
+
+
 def build_device(python: Path) -> None:
+    """Build the fake device's C++ extension into build/extension_device once;
+    every test process loads that build.  Redone when its sources or the
+    environment change (cpp_extension itself also rebuilds what changed)."""
+    sources = REPO / "test" / "inductor" / "extension_backends"
+    build_dir = Path(run_env()["EXTENSION_DEVICE_BUILD_DIR"])
     code = (
         "import sys; sys.path.insert(0, 'test/inductor')\n"
         "from extension_backends.extension_device import load_library\n"
         "load_library()\n"
     )
-    subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(), check=True)
+    digest = _tree_digest(sources / "cpp", sources / "extension_device.py",
+                          extra=envs._wanted_stamp() + str(build_dir))
+    if not any(build_dir.glob("*.so")):
+        digest += "-missing"
+    _once(f"building the fake device (C++, into {_shown(build_dir)})",
+          build_dir / ".workbench-stamp", digest,
+          lambda: subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(),
+                                 check=True))
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        return str(path)
 
 
 def install_example_backend(python: Path) -> None:
@@ -96,22 +139,27 @@ def install_example_backend(python: Path) -> None:
     says a backend author does in a development checkout (a real dist-info, so
     Inductor finds its ``torch_inductor_backends`` entry point), then build its
     C++ runtime.  The install is redone only when its pyproject.toml or its
-    location changes; the runtime build is cached under build/toyacc."""
+    location changes; the runtime build (under build/toyacc) when the
+    package's files or the environment change."""
     pyproject = EXAMPLE_BACKEND / "pyproject.toml"
-    stamp = envs.PROJECT_ENV / ".toyacc-stamp"
     wanted = hashlib.sha256(pyproject.read_bytes() + str(EXAMPLE_BACKEND).encode()).hexdigest()
-    if not (stamp.exists() and stamp.read_text() == wanted):
-        envs._log(f"installing {EXAMPLE_BACKEND.relative_to(REPO)} into .venv (editable)")
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             "--no-deps", "--editable", str(EXAMPLE_BACKEND)],
-            check=True,
-        )
-        stamp.write_text(wanted)
+    _once(f"installing {_shown(EXAMPLE_BACKEND)} into .venv (editable)",
+          envs.PROJECT_ENV / ".toyacc-stamp", wanted,
+          lambda: subprocess.run(
+              [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+               "--no-deps", "--editable", str(EXAMPLE_BACKEND)],
+              check=True))
     # Importing the package builds its runtime once (a fresh process: it
     # renames PrivateUse1).
-    subprocess.run([str(python), "-c", "import torch_toyacc"], cwd=REPO, env=run_env(),
-                   check=True)
+    build_dir = Path(run_env()["TOYACC_BUILD_DIR"])
+    digest = _tree_digest(EXAMPLE_BACKEND / "torch_toyacc",
+                          extra=envs._wanted_stamp() + str(build_dir))
+    if not any(build_dir.glob("*.so")):
+        digest += "-missing"
+    _once(f"building the example backend's runtime (C++, into {_shown(build_dir)})",
+          build_dir / ".workbench-stamp", digest,
+          lambda: subprocess.run([str(python), "-c", "import torch_toyacc"], cwd=REPO,
+                                 env=run_env(), check=True))
 
 
 def setup() -> Path:

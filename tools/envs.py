@@ -11,10 +11,12 @@ second when nothing changed.  Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tools.series import REPO, TORCH_VERSION, SeriesError
@@ -40,6 +42,20 @@ def _log(msg: str) -> None:
     print(f"[workbench] {msg}", file=sys.stderr, flush=True)
 
 
+@contextlib.contextmanager
+def step(what: str):
+    """Print ``what`` as a set-up step starts and its elapsed time when it is
+    done (or failed), so that a long step is never silent."""
+    _log(f"{what} ...")
+    start = time.monotonic()
+    try:
+        yield
+    except BaseException:
+        _log(f"{what}: failed after {time.monotonic() - start:.0f} s")
+        raise
+    _log(f"{what}: done in {time.monotonic() - start:.0f} s")
+
+
 def ensure_env(env: Path, base_python: str = sys.executable) -> Path:
     """Create or update ``env``; return its interpreter.  Idempotent."""
     python = env_python(env)
@@ -57,14 +73,15 @@ def ensure_env(env: Path, base_python: str = sys.executable) -> Path:
                 f"{base_python} is Python {version}; the torch {TORCH_VERSION} wheel "
                 f"this project pins needs Python {'%d.%d' % PYTHON_VERSION}"
             )
-        _log(f"creating {env.name}")
-        subprocess.run([base_python, "-m", "venv", str(env)], check=True)
-    _log(f"installing {REQUIREMENTS.relative_to(REPO)} into {env.name}")
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "-r", str(REQUIREMENTS)],
-        check=True,
-        env=dict(os.environ, PIP_NO_WARN_SCRIPT_LOCATION="1"),
-    )
+        with step(f"creating {env.name}"):
+            subprocess.run([base_python, "-m", "venv", str(env)], check=True)
+    with step(f"installing {REQUIREMENTS.relative_to(REPO)} into {env.name} "
+              "(torch, triton: minutes on a fresh clone)"):
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             "--progress-bar", "off", "-r", str(REQUIREMENTS)],
+            check=True,
+            env=dict(os.environ, PIP_NO_WARN_SCRIPT_LOCATION="1"),
+        )
     stamp.write_text(wanted)
     return python
