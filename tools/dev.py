@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -170,14 +171,78 @@ def setup() -> Path:
     return python
 
 
+#: Programs that tests run, by the distribution (Debian) package that has them;
+#: ``test`` installs those its run needs where missing.  Value: the package
+#: and the test file that runs the program (it skips, saying why, without it).
+SYSTEM_PROGRAMS = {
+    "redis-server": ("redis-server", "test/inductor/test_remote_fx_graph_cache.py"),
+}
+
+
+class _InstallFailed(Exception):
+    pass
+
+
+def ensure_system_programs(needed: list[str]) -> None:
+    """Install the distribution packages of the ``needed`` programs that are
+    not on PATH with ``apt-get`` (as root, or through ``sudo -n``), saying what
+    it does; where it cannot, say so and go on (their tests skip)."""
+    missing = [prog for prog in needed if shutil.which(prog) is None]
+    if not missing:
+        return
+    packages = [SYSTEM_PROGRAMS[prog][0] for prog in missing]
+    users = ", ".join(SYSTEM_PROGRAMS[prog][1] for prog in missing)
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"] if shutil.which("sudo") else None
+    if shutil.which("apt-get") is None or sudo is None:
+        envs._log(f"{', '.join(missing)} not on PATH and cannot be installed here (no "
+                  f"apt-get, or not root and no sudo): {users} will skip; install the "
+                  f"distribution package {' '.join(packages)} to run it")
+        return
+    apt = [*sudo, "apt-get", "-y", "-q"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+
+    def apt_get(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*apt, *args], env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True)
+
+    try:
+        with envs.step(f"installing {' '.join(packages)} for {users} "
+                       f"(apt-get install {' '.join(packages)})"):
+            proc = apt_get("install", *packages)
+            if proc.returncode:
+                envs._log("apt-get update (the package lists may be missing or old)")
+                proc = apt_get("update")
+                if proc.returncode == 0:
+                    proc = apt_get("install", *packages)
+            if proc.returncode:
+                raise _InstallFailed((proc.stderr or proc.stdout).strip()[-1000:])
+    except _InstallFailed as err:
+        envs._log(f"could not install {' '.join(packages)}: {err}\n"
+                  f"[workbench] {users} will skip")
+
+
+def _named_paths(args: list[str]) -> list[str]:
+    """The test paths (files, directories, node ids' files) that ``args`` name."""
+    return [arg.split("::")[0] for arg in args
+            if not arg.startswith("-") and (REPO / arg.split("::")[0]).exists()]
+
+
+def _selects(paths: list[str], rel: str) -> bool:
+    """Whether a run of ``paths`` (none: the whole suite) includes file ``rel``."""
+    if not paths:
+        return True
+    target = (REPO / rel).resolve()
+    return any(target == (REPO / p).resolve() or (REPO / p).resolve() in target.parents
+               for p in paths)
+
+
 def cmd_test(args: list[str]) -> int:
     python = setup()
-    # The whole suite unless the arguments name what to run.
-    names_tests = any(
-        not arg.startswith("-") and (REPO / arg.split("::")[0]).exists() for arg in args
-    )
+    paths = _named_paths(args)
+    ensure_system_programs([prog for prog, (_, rel) in SYSTEM_PROGRAMS.items()
+                            if _selects(paths, rel)])
     rc = subprocess.run(
-        [str(python), "-m", "pytest", *([] if names_tests else ["test/"]),
+        [str(python), "-m", "pytest", *([] if paths else ["test/"]),
          *(args or ["-q", "-rfEsxX"])], cwd=REPO, env=run_env()
     ).returncode
     if rc == 5:
