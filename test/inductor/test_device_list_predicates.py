@@ -8,6 +8,8 @@ stock's.  ``extension_device`` is registered with a GPU-class
 ``DeviceInterface`` (``is_gpu()`` True).
 """
 
+import json
+
 import torch
 import torch._inductor.runtime.benchmarking as benchmarking
 from torch._dynamo.device_interface import get_interface_for_device
@@ -19,7 +21,7 @@ from extension_backends.cpp.extension_codegen_backend import (
     register_compile_backend,
 )
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
 
 
 register(DEVICE)
@@ -335,6 +337,39 @@ class SupportsTmaTest(DeviceListTestBase):
                 self.triton_utils._device_supports_tma(), _stock_device_supports_tma()
             )
         self.assertRegex("\n".join(logs.output), r"supports_tma")
+
+
+class EagerListsLayeringTest(TestCase):
+    def test_eager_lists_import_no_dynamo(self):
+        # The optimizer and FFT lists ask the device registry only once it is
+        # imported: nothing can have registered an override before.
+        proc = run_python(
+            """
+            import json, sys
+            import torch, torch.optim, torch._refs.fft
+            torch.utils.rename_privateuse1_backend("acc")
+            from torch.optim.optimizer import _get_capturable_supported_devices
+            from torch.utils._foreach_utils import (
+                _get_foreach_kernels_supported_devices as foreach,
+                _get_fused_kernels_supported_devices as fused,
+            )
+            from torch._refs.fft import _promote_type_fft
+            lists = [foreach()[-1], fused()[-1], _get_capturable_supported_devices()[-2]]
+            try:
+                _promote_type_fft(torch.float16, False, torch.device("acc"))
+                half = True
+            except RuntimeError:
+                half = False
+            loaded = sorted(
+                m for m in sys.modules if m.startswith(("torch._dynamo", "torch._inductor"))
+            )
+            print(json.dumps([lists, half, loaded]))
+            """
+        )
+        lists, half, loaded = json.loads(proc.stdout.splitlines()[-1])
+        self.assertEqual(lists, ["acc"] * 3)
+        self.assertFalse(half)
+        self.assertEqual(loaded, [])
 
 
 if __name__ == "__main__":

@@ -68,9 +68,6 @@ def _promote_type_fft(
         dtype = torch.get_default_dtype()
 
     allowed_types = [torch.float32, torch.float64]
-    # The in-tree interfaces that declare BackendFeature.HALF_PRECISION_FFT,
-    # named literally; meta; and the PrivateUse1 backend if its
-    # DeviceInterface overrides backend_features() to declare it.
     maybe_support_half = device.type in [
         "cuda",
         "meta",

@@ -228,14 +228,7 @@ def _get_scalar_dtype(is_fused=None):
 
 
 def _get_capturable_supported_devices(supports_xla: bool = True) -> list[str]:
-    r"""Return the device type list that supports capturable optimizer.
-
-    The in-tree device types are named literally and equal the in-tree
-    interfaces that declare ``BackendFeature.CAPTURABLE_OPTIMIZER``, plus hpu
-    (which registers no interface); then, unless scripting, the PrivateUse1
-    backend, unless its DeviceInterface overrides ``backend_features()``
-    without declaring that member; and xla if ``supports_xla``.
-    """
+    r"""Return the device type list that supports capturable optimizer."""
     capturable_supported_devices = ["cuda", "xpu", "hpu"]
     if not torch.jit.is_scripting():
         capturable_supported_devices += _privateuse1_devices_with(

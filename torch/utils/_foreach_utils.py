@@ -1,94 +1,64 @@
-from typing import Any, TypeAlias
+import sys
+from collections.abc import Set
+from enum import Enum
+from typing import TypeAlias
 
 import torch
 from torch import Tensor
 from torch.autograd.grad_mode import no_grad
 
 
-# The PrivateUse1 answer of the device lists below, see
-# _privateuse1_backend_has_feature(): (backend name, torch.<name>, generation
-# of the device interface registry, names of the declared features or None).
-_privateuse1_features_cache: tuple[str, Any, int, frozenset[str] | None] | None = None
+# (registry generation, backend name, declared feature names or None).
+_declared_features_cache: tuple[int, str, tuple[str, ...] | None] | None = None
 
 
-def _privateuse1_backend_has_feature(name: str, feature: str) -> bool | None:
-    r"""
-    Whether the DeviceInterface of the renamed PrivateUse1 backend ``name``
-    declares ``feature`` (the name of a framework-level ``BackendFeature``
-    member) in its override of ``backend_features()``, read through a probe (a
-    broken override declares nothing); None when the backend leaves the
-    answer to the caller's default: it has no interface (none is registered
-    for it and lazy discovery finds none), or its interface keeps
-    ``DeviceInterface.backend_features`` as is.
-
-    The declared set is computed once per registry change (and per
-    ``torch.<name>`` module), so that the device lists below stay cheap on
-    every ``optimizer.step()``. Dynamo does not trace it: it calls it while
-    tracing and keeps the answer as a constant of the compiled code (see the
-    marker below), as it does for ``torch._C._get_privateuse1_backend_name()``.
-    """
-    global _privateuse1_features_cache
-    from torch._dynamo import device_interface
-
-    module = getattr(torch, name, None)
-    cached = _privateuse1_features_cache
-    if not (
-        cached is not None
-        and cached[0] == name
-        and cached[1] is module
-        and cached[2] == device_interface._registry_generation
-    ):
-        from torch._inductor.utils import _backend_features_of_interface
-
-        generation = device_interface._registry_generation
-        features: frozenset[str] | None = None
+def _privateuse1_backend_features(name: str) -> tuple[str, ...] | None:
+    r"""The framework features (``BackendFeature`` names) that the interface of
+    the PrivateUse1 backend ``name`` declares by overriding ``backend_features()``;
+    None without such an override. Cached per registry generation."""
+    global _declared_features_cache
+    # Nothing can register an interface before the registry is imported.
+    registry = sys.modules.get("torch._dynamo.device_interface")
+    if registry is None:
+        return None
+    cached = _declared_features_cache
+    if cached is None or cached[:2] != (registry._registry_generation, name):
+        generation = registry._registry_generation
         try:
-            interface = device_interface.get_interface_for_device(name)
+            interface = registry.get_interface_for_device(name)
         except NotImplementedError:
-            pass
-        else:
-            if not device_interface._is_base_default(interface, "backend_features"):
-                features = frozenset(
-                    f.name for f in _backend_features_of_interface(interface)
+            interface = None
+        features = None
+        if interface is not None and not registry._is_base_default(
+            interface, "backend_features"
+        ):
+            declared = registry._safe_probe(interface, "backend_features", default=None)
+            features = ()
+            if isinstance(declared, Set) and all(isinstance(f, Enum) for f in declared):
+                features = tuple(sorted(f.name for f in declared))
+            elif declared is not None:
+                registry._warn_broken_probe(
+                    interface,
+                    "backend_features",
+                    f"returned {declared!r}, not a set of BackendFeature members",
+                    frozenset(),
                 )
-        cached = (name, module, generation, features)
-        _privateuse1_features_cache = cached
-    return None if cached[3] is None else feature in cached[3]
-
-
-# What torch._dynamo.assume_constant_result sets, without importing Dynamo.
-_privateuse1_backend_has_feature._dynamo_marked_constant = True  # type: ignore[attr-defined]
+        cached = _declared_features_cache = (generation, name, features)
+    return cached[2]
 
 
 def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
-    r"""
-    ``[name]`` of the PrivateUse1 backend if it supports ``feature`` (the name
-    of a framework-level ``BackendFeature`` member), else ``[]``.
-
-    A backend whose DeviceInterface (registered, or found by lazy discovery)
-    overrides ``backend_features()`` decides through it: ``feature`` must be
-    in the set it returns. A backend without an interface, or whose interface
-    keeps the default ``backend_features()``, gets ``default``: the list
-    names the PrivateUse1 backend unconditionally or not at all, whatever it
-    registered. So does PrivateUse1 while it is not renamed, without looking
-    at the device registry (``torch._dynamo`` is not imported for it).
-    """
+    r"""``[name]`` of the PrivateUse1 backend if it supports ``feature`` (a
+    ``BackendFeature`` name), else ``[]``; ``default`` decides unless its
+    interface overrides ``backend_features()``."""
     name = torch._C._get_privateuse1_backend_name()
-    if name != "privateuseone":
-        supported = _privateuse1_backend_has_feature(name, feature)
-        if supported is not None:
-            return [name] if supported else []
-    return [name] if default else []
+    declared = None if name == "privateuseone" else _privateuse1_backend_features(name)
+    supported = default if declared is None else feature in declared
+    return [name] if supported else []
 
 
 def _get_foreach_kernels_supported_devices() -> list[str]:
-    r"""Return the device type list that supports foreach kernels.
-
-    The in-tree device types are named literally and equal the in-tree
-    interfaces that declare ``BackendFeature.FOREACH_KERNELS``; then the
-    PrivateUse1 backend, unless its DeviceInterface overrides
-    ``backend_features()`` without declaring that member.
-    """
+    r"""Return the device type list that supports foreach kernels."""
     return [
         "cuda",
         "xpu",
@@ -98,14 +68,7 @@ def _get_foreach_kernels_supported_devices() -> list[str]:
 
 
 def _get_fused_kernels_supported_devices() -> list[str]:
-    r"""Return the device type list that supports fused kernels in optimizer.
-
-    The in-tree device types are named literally and equal the in-tree
-    interfaces that declare ``BackendFeature.FUSED_OPTIMIZER``, plus hpu
-    (which registers no interface); then the PrivateUse1 backend, unless its
-    DeviceInterface overrides ``backend_features()`` without declaring that
-    member.
-    """
+    r"""Return the device type list that supports fused kernels in optimizer."""
     return [
         "mps",
         "cuda",
