@@ -111,6 +111,10 @@ class CppDeviceOptionsTests(TestCase):
         with self.assertRaisesRegex(ValueError, "cpp_stdlib must be 'libstdc\\+\\+' or 'libc\\+\\+'"):
             self.get(cpp_stdlib="msvc")
 
+    def test_registered_under_the_device_type(self):
+        cpp_builder.register_cpp_device_options(f"{DEVICE}:0", lambda *args: options(["USE_ACC"]))
+        self.assertEqual(self.get(), options(["USE_ACC"]))
+
     def test_reaches_the_compiler_command_line(self):
         cpp_builder.register_cpp_device_options(
             DEVICE, lambda *args: options(["ACC_KERNEL_FLAVOUR=2"], ["acc_runtime"])
@@ -140,6 +144,8 @@ class CppDeviceOptionsTests(TestCase):
     def test_bad_registrations(self):
         with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cuda'"):
             cpp_builder.register_cpp_device_options("cuda", lambda *args: None)
+        with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cpu:0'"):
+            cpp_builder.register_cpp_device_options("cpu:0", lambda *args: None)
         with self.assertRaisesRegex(TypeError, f"for '{DEVICE}': 3 is not callable"):
             cpp_builder.register_cpp_device_options(DEVICE, 3)
 

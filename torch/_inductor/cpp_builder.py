@@ -2016,15 +2016,8 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
             lpaths.append(sdk_lib)
 
 
-_CPP_DEVICE_OPTION_FIELDS = (
-    "definitions",
-    "include_dirs",
-    "cflags",
-    "ldflags",
-    "libraries_dirs",
-    "libraries",
-    "passthrough_args",
-)
+_CPP_DEVICE_OPTION_FIELDS = ("definitions", "include_dirs", "cflags", "ldflags",
+                             "libraries_dirs", "libraries", "passthrough_args")
 
 # Device type -> its register_cpp_device_options callback. A column of the
 # device's record kept here, since the door may be used before the device has
@@ -2051,12 +2044,13 @@ def register_cpp_device_options(
             f"Cannot register C++ device options for '{device_type}': "
             f"{callback!r} is not callable"
         )
-    _cpp_device_options_registry[device_type] = callback
+    _cpp_device_options_registry[_normalize_device_type(device_type)] = callback
     _bump_registry_generation()
 
 
 def _is_builtin_device_type(device_type: str) -> bool:
     """Whether torch registers the interface of ``device_type`` itself."""
+    device_type = _normalize_device_type(device_type)
     if device_type == torch._C._get_privateuse1_backend_name():
         return False
     try:
