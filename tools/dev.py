@@ -2,13 +2,15 @@
 """Developer entry point of the patch series.  Standard library only.
 
     python3 tools/dev.py demo            set everything up, run the demo
-    python3 tools/dev.py test [ARGS]     set up if needed, run the test suite
-                                         (ARGS go to pytest)
+    python3 tools/dev.py test [ARGS]     set up if needed, run the test suite on
+                                         parallel workers (ARGS go to pytest;
+                                         `-n 0`: one process)
 
 Plumbing (each sets up only what it needs):
 
     setup                 create .venv and .venv-stock, overlay the series, build the device,
-                          install the example backend (docs/examples/toyacc) into .venv
+                          install the example backend (docs/examples/toyacc) into .venv;
+                          prints each step it takes and its time (a step done already: nothing)
     overlay | restore     lay the series over .venv's torch / put the pristine files back
     status                where each series file stands in .venv
     import PATH...        import pristine 2.13.0 files into torch/ (own commit; --no-commit)
@@ -236,15 +238,35 @@ def _selects(paths: list[str], rel: str) -> bool:
                for p in paths)
 
 
+def pytest_command(args: list[str]) -> list[str]:
+    """pytest's arguments for ``test ARGS``: the whole suite unless ARGS name
+    tests; the slowest tests listed at the end; parallel workers (one per
+    core, whole files to a worker: see pytest.ini) unless the run is one file
+    or ARGS choose (``-n N``, ``-n 0`` for one process)."""
+    paths = _named_paths(args)
+    cmd = ([] if paths else ["test/"]) + (args or ["-q", "-rfEsxX"])
+    if not any(arg.startswith("--durations") for arg in args):
+        cmd.append("--durations=20")
+    one_file = len({(REPO / p).resolve() for p in paths}) == 1 and (REPO / paths[0]).is_file()
+    chosen = any(arg.startswith(("-n", "--numprocesses", "--dist")) or arg == "no:xdist"
+                 for arg in args)
+    if not one_file and not chosen:
+        cmd += ["-n", str(workers()), "--dist", "loadfile"]
+    return cmd
+
+
+def workers() -> int:
+    """Parallel pytest workers: $WORKBENCH_WORKERS, else one per core."""
+    return int(os.environ.get("WORKBENCH_WORKERS") or os.cpu_count() or 1)
+
+
 def cmd_test(args: list[str]) -> int:
     python = setup()
     paths = _named_paths(args)
     ensure_system_programs([prog for prog, (_, rel) in SYSTEM_PROGRAMS.items()
                             if _selects(paths, rel)])
-    rc = subprocess.run(
-        [str(python), "-m", "pytest", *([] if paths else ["test/"]),
-         *(args or ["-q", "-rfEsxX"])], cwd=REPO, env=run_env()
-    ).returncode
+    rc = subprocess.run([str(python), "-m", "pytest", *pytest_command(args)], cwd=REPO,
+                        env=run_env()).returncode
     if rc == 5:
         print("[workbench] pytest collected no tests; that is a failure", file=sys.stderr)
         return 1
