@@ -14,6 +14,7 @@ if str(TEST_DIR) not in sys.path:
 import torch._inductor.config as inductor_config
 from torch._dynamo.device_interface import get_interface_for_device
 from torch._inductor.autotune_process import (
+    _visible_devices_env,
     CUDA_VISIBLE_DEVICES,
     get_visible_devices_env_var,
     TuningProcessPool,
@@ -56,8 +57,10 @@ class VisibleDevicesTests(TestCase):
         self.assertEqual(get_visible_devices_env_var(), "CUDA_VISIBLE_DEVICES")
         for device in ("cuda", "xpu", "mtia", "mps"):
             self.assertEqual(get_visible_devices_env_var(device), "CUDA_VISIBLE_DEVICES")
-        self.assertIsNone(get_visible_devices_env_var("cpu"))
-        self.assertIsNone(get_visible_devices_env_var("acc_unregistered"))
+        # As upstream: a device without a variable is refused.
+        for device in ("cpu", "acc_unregistered"):
+            with self.assertRaisesRegex(ValueError, f"Unsupported gpu_type: {device}"):
+                get_visible_devices_env_var(device)
 
     def test_pinned_device(self):
         register_compile_backend(DEVICE, Pinned)
@@ -71,7 +74,8 @@ class VisibleDevicesTests(TestCase):
 
     def test_unpinned_device_uses_every_device(self):
         register_compile_backend(DEVICE, GpuClass)
-        self.assertIsNone(get_visible_devices_env_var())
+        with self.assertRaisesRegex(ValueError, f"Unsupported gpu_type: {DEVICE}"):
+            get_visible_devices_env_var()
         with inductor_config.patch(autotune_multi_device=True):
             with mock.patch.dict(os.environ, {CUDA_VISIBLE_DEVICES: "0"}):
                 self.assertEqual(TuningProcessPool.get_device_list(), [0, 1])
@@ -84,7 +88,9 @@ class VisibleDevicesTests(TestCase):
 
         register_compile_backend(DEVICE, Broken)
         with self.assertLogs("torch._dynamo.device_interface", "WARNING"):
-            self.assertIsNone(get_visible_devices_env_var(DEVICE))
+            self.assertIsNone(_visible_devices_env(DEVICE))
+        with self.assertRaisesRegex(ValueError, "Unsupported gpu_type"):
+            get_visible_devices_env_var(DEVICE)
 
     def test_wrong_type_hook_is_not_pinned(self):
         for value in ("", 1, b"ACC_VISIBLE_DEVICES", ["ACC_VISIBLE_DEVICES"]):
@@ -96,7 +102,7 @@ class VisibleDevicesTests(TestCase):
 
             register_compile_backend(DEVICE, WrongType)
             with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
-                self.assertIsNone(get_visible_devices_env_var(DEVICE))
+                self.assertIsNone(_visible_devices_env(DEVICE))
             self.assertEqual(len(logs.output), 1)
             self.assertRegex(
                 logs.output[0],
@@ -105,7 +111,7 @@ class VisibleDevicesTests(TestCase):
             )
             # Warned once: a second probe is silent and still not pinned.
             with self.assertNoLogs("torch._dynamo.device_interface", "WARNING"):
-                self.assertIsNone(get_visible_devices_env_var(DEVICE))
+                self.assertIsNone(_visible_devices_env(DEVICE))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ from typing import Any, IO, TYPE_CHECKING
 import torch
 import torch._inductor.async_compile
 from torch._dynamo.device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
+    _safe_probe,
+    _warn_broken_probe,
     get_interface_for_device,
 )
 from torch._dynamo.testing import rand_strided
@@ -73,20 +74,21 @@ from .virtualized import V
 CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
 
 
-def get_visible_devices_env_var(gpu_type: str | None = None) -> str | None:
-    """
-    The environment variable that restricts which devices of type ``gpu_type``
-    (default: ``get_gpu_type()``) a process sees, from the device's
-    ``DeviceInterface.visible_devices_env()``: ``"CUDA_VISIBLE_DEVICES"`` for
-    cuda and the other in-tree GPU types.  None means
-    the device has no such variable: autotune subprocesses are not pinned and
-    the pool uses every device.  A probe: never raises; a hook that raises or
-    returns anything but None or a non-empty str warns once and counts as None.
-    """
-    from torch._dynamo.device_interface import _safe_probe, _warn_broken_probe
-
+def get_visible_devices_env_var(gpu_type: str | None = None) -> str:
+    """The variable restricting which ``gpu_type`` devices (default:
+    ``get_gpu_type()``) a process sees, from its interface's
+    ``visible_devices_env()``. Raises ``ValueError`` for a device without one."""
     if gpu_type is None:
         gpu_type = get_gpu_type()
+    env_var = _visible_devices_env(gpu_type)
+    if env_var is None:
+        raise ValueError(f"Unsupported gpu_type: {gpu_type}")
+    return env_var
+
+
+def _visible_devices_env(gpu_type: str) -> str | None:
+    """``visible_devices_env()`` of ``gpu_type``'s interface; None (no pinning)
+    without an interface, or for a broken answer (logged once)."""
     try:
         device_interface = get_interface_for_device(gpu_type)
     except NotImplementedError:
@@ -110,8 +112,7 @@ class NonzeroWorkspaceNotSupportedError(Exception):
     pass
 
 
-# The out-of-tree device types whose backends an autotune subprocess loads at
-# start, set by its parent.
+# The PrivateUse1 device whose backend an autotune subprocess loads at start.
 AUTOTUNE_DEVICE_BACKENDS_ENV = "TORCHINDUCTOR_AUTOTUNE_DEVICE_BACKENDS"
 
 
@@ -138,7 +139,7 @@ class TuningProcess:
                 "Started autotune subprocess %s. Visible devices: %s",
                 os.getpid(),
                 os.environ.get(env_var)
-                if (env_var := get_visible_devices_env_var())
+                if (env_var := _visible_devices_env(get_gpu_type()))
                 else "all (not pinned)",
             )
 
@@ -210,9 +211,10 @@ class TuningProcess:
             if config.profile_bandwidth_with_do_bench_using_profiling
             else "0",
         }
-        if self.device is not None and (env_var := get_visible_devices_env_var()):
+        gpu_type = get_gpu_type()
+        if self.device is not None and (env_var := _visible_devices_env(gpu_type)):
             env[env_var] = str(self.device)
-        if (gpu_type := get_gpu_type()) not in _BUILTIN_DEVICE_INIT_LIST:
+        if gpu_type == torch._C._get_privateuse1_backend_name():
             env[AUTOTUNE_DEVICE_BACKENDS_ENV] = gpu_type
         self.process = subprocess.Popen(
             cmd,
@@ -351,7 +353,7 @@ class TuningProcessPool:
         count = device_interface.device_count()
 
         # If the user specified the visible devices in the env, use those.
-        env_var = get_visible_devices_env_var(gpu_type)
+        env_var = _visible_devices_env(gpu_type)
         if env_var is not None and env_var in os.environ:
             devices = [int(d) for d in os.environ[env_var].split(",")]
             assert len(devices) <= count
@@ -611,7 +613,9 @@ class _TestBenchmarkRequest(BenchmarkRequest):
     def benchmark(
         self, *input_tensors: torch.Tensor, out: torch.Tensor | None = None
     ) -> float:
-        if self.device is not None and (env_var := get_visible_devices_env_var()):
+        if self.device is not None and (
+            env_var := _visible_devices_env(get_gpu_type())
+        ):
             assert os.environ.get(env_var, None) == str(self.device)
         if self.sleep:
             time.sleep(self.sleep)
