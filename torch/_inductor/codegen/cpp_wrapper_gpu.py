@@ -12,7 +12,6 @@ import sympy
 
 import torch
 from torch import dtype as torch_dtype
-from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._inductor.codecache import get_cpp_wrapper_cubin_path_name
 from torch._inductor.runtime.runtime_utils import dynamo_timed
 from torch.utils._ordered_set import OrderedSet
@@ -880,18 +879,10 @@ class CppWrapperGpu(CppWrapperCpu):
 
     @staticmethod
     def _wrapper_device_type() -> str:
-        """
-        The device type the wrapper generates code for: the graph's, for an
-        out-of-tree device whose DeviceOpOverrides.uses_gpu_cpp_wrapper() is
-        True (it must then give its raw stream type, cpp_stream_type());
-        get_gpu_type() otherwise, as before.
-        """
+        """The graph's device type if its overrides say ``uses_gpu_cpp_wrapper()``,
+        else ``get_gpu_type()``."""
         device_type = getattr(V.graph, "device_type", None)
-        if not (
-            isinstance(device_type, str)
-            and device_type not in _BUILTIN_DEVICE_INIT_LIST
-            and _uses_gpu_cpp_wrapper(device_type)
-        ):
+        if not (isinstance(device_type, str) and _uses_gpu_cpp_wrapper(device_type)):
             return get_gpu_type()
         overrides = get_device_op_overrides(device_type)
         try:
