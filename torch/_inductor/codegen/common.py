@@ -1180,6 +1180,13 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
     overrides = _find_device_op_overrides(device)
     if overrides is None:
+        try:
+            device_type = torch.device(device).type
+        except RuntimeError:
+            device_type = None  # Not a device type torch knows.
+        # A type of torch's own without overrides (meta): a bare KeyError.
+        if device_type not in (None, torch._C._get_privateuse1_backend_name()):
+            raise KeyError(device)
         raise KeyError(
             f"No DeviceOpOverrides registered for device '{device}'; register "
             "them with torch._inductor.codegen.common.register_device_op_overrides"
