@@ -312,6 +312,13 @@ def cmd_check() -> int:
         series.check_roundtrip(patch, pristine)
     except SeriesError as err:
         problems.append(str(err))
+    # No branch on a literal device name without a verdict (issue 22).
+    from tools import device_gates
+
+    gates = device_gates.build_report(REPO, pristine.site)
+    problems += [f"{b.rel}:{b.line}: {b.qualname}: {b.snippet}: a branch on a device name "
+                 "with no verdict in tools/device_gates.py" for b in gates.unlisted]
+    problems += gates.problems
     n = len(series.series_files())
     for p in problems:
         print(f"FAIL {p}")
