@@ -13,7 +13,7 @@ A *branch on a literal device name* is one of two kinds:
 * ``compare``: an ``ast.Compare`` one of whose operands is a str literal naming
   a device type (``"cuda"``, ``"cuda:0"``, ...; see ``DEVICE_NAMES``) or a
   tuple/list/set of str literals one of which does: ``device.type == "cuda"``,
-  ``x not in ("cpu", "meta")``;
+  ``x not in ("cpu", "meta")``; and ``s.startswith("cuda")``;
 * ``attr``: a ``.is_<device>`` attribute test (``t.is_cuda``, ``is_xpu``, ...)
   and ``getattr``/``hasattr`` with a literal device name (``hasattr(torch, "hpu")``).
 
@@ -155,6 +155,9 @@ class _Scanner(ast.NodeVisitor):
         names = _attr_devices(node)
         if names:
             self._add(node, "attr", names)
+        elif (isinstance(node.func, ast.Attribute) and node.func.attr == "startswith"
+              and node.args and _literal_devices(node.args[0])):
+            self._add(node, "compare", _literal_devices(node.args[0]))
         self.generic_visit(node)
 
 
@@ -425,6 +428,8 @@ VERDICTS: list[Verdict] = [
     R("_inductor/ir.py", "is_triton", "cpu,cuda,xpu",
       "in-tree config keys (cpu/cuda/xpu_backend); others ask their Scheduling", "S34"),
     R("_inductor/codecache.py", "_get_cpp_wrapper_header", "cpu", INTREE_KEYS, "S41"),
+    R("_inductor/codecache.py", "_get_cpp_prefix_header", "cpu",
+      INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     # ---- Inductor: left, with the 2.13 site -----------------------------

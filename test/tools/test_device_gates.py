@@ -57,13 +57,16 @@ class TestScan(Trees):
                         pass
                     if hasattr(torch, "hpu") and hasattr(node, "meta"):
                         pass
+                    if d.startswith("cuda") or d.startswith("triton"):
+                        pass
                     return lambda: d.type in ["mtia", "other"]
             """)
         self.assertEqual(
             [(b.qualname, b.kind, b.names) for b in found],
             [("K.f", "compare", ("cuda",)), ("K.f", "compare", ("cpu", "meta")),
              ("K.f", "compare", ("xpu",)), ("K.f", "attr", ("mps",)),
-             ("K.f", "attr", ("hpu",)), ("K.f", "compare", ("mtia",))])
+             ("K.f", "attr", ("hpu",)), ("K.f", "compare", ("cuda",)),
+             ("K.f", "compare", ("mtia",))])
         self.assertEqual(found[1].snippet, "d.type not in ('cpu', 'meta')")
 
     def test_module_level_and_nested_qualnames(self):
