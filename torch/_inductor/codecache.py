@@ -50,7 +50,6 @@ import torch._library.opaque_object as opaque_object
 import torch.distributed as dist
 from torch import SymInt, Tensor
 from torch._dynamo.device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
     _is_base_default,
     _registry_cache,
     _safe_probe,
@@ -3671,7 +3670,6 @@ def _precompile_header(
 
 
 def _get_cpp_prefix_header(device: str) -> str | None:
-    # A device whose kernels the C++ backend generates gets cpu's C++ prelude.
     if device.startswith("cpu") or is_cpp_scheduled(device.partition(":")[0]):
         return "torch/csrc/inductor/cpp_prefix.h"
     return None
@@ -3679,13 +3677,9 @@ def _get_cpp_prefix_header(device: str) -> str | None:
 
 def _get_cpp_wrapper_header(device: str, aot_mode: bool = False) -> str:
     """Given a device type (and optionally whether we're in AOT Inductor mode), returns
-    the path to the cpp_wrapper header file to be precompiled.
-
-    The C++ wrapper's code generation includes the same header: for an
-    out-of-tree device it is what the device's registered C++ wrapper class
-    answers (see ``_out_of_tree_cpp_wrapper_header``)."""
+    the path to the cpp_wrapper header file to be precompiled."""
     base_device = device.split(":", maxsplit=1)[0]
-    if base_device not in _BUILTIN_DEVICE_INIT_LIST:
+    if base_device == torch._C._get_privateuse1_backend_name():
         return _out_of_tree_cpp_wrapper_header(base_device, aot_mode)
     is_array_ref = config.aot_inductor.allow_stack_allocation and base_device == "cpu"
     return (
@@ -3699,19 +3693,9 @@ _INCLUDE_LINE = re.compile(r'\s*#\s*include\s*[<"]([^>"]+)[>"]\s*$')
 
 
 def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
-    """
-    The header the C++ wrapper of the out-of-tree device type ``device``
-    includes: the one named by the ``get_device_include_path_jit(device)``
-    (``get_device_include_path_aot`` in AOT mode) of the device's registered
-    C++ wrapper class, as an ``#include`` line (``CppWrapperCpu`` answers
-    ``torch/csrc/inductor/{cpp_wrapper,aoti_include}/<device>.h``). The
-    wrapper's code generation and the precompiled-header step both ask here.
-
-    Raises ``RuntimeError`` if the answer is not an ``#include`` line, or if
-    the header is on none of the device's C++ include directories (its C++
-    build options, ``CPATH``, ``CPLUS_INCLUDE_PATH``), so that a missing
-    header fails before the compiler runs, naming the two ways to provide it.
-    """
+    """The header named by ``get_device_include_path_{jit,aot}(device)`` of the
+    device's registered C++ wrapper class; ``RuntimeError`` if that is not an
+    ``#include`` line or the header is on none of the device's include dirs."""
     from .codegen.common import get_wrapper_codegen_for_device
     from .codegen.cpp_wrapper_cpu import CppWrapperCpu
 
@@ -3741,9 +3725,6 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
 def _check_cpp_wrapper_header_is_found(
     device: str, aot_mode: bool, header: str, wrapper: type, method_name: str
 ) -> None:
-    """Raises ``RuntimeError`` if ``header``, which ``wrapper.<method_name>``
-    names as the C++ wrapper header of ``device``, is on none of the device's
-    C++ include directories (an absolute path must exist)."""
     from .codegen.cpp_wrapper_cpu import CppWrapperCpu
 
     if os.path.isabs(header):
@@ -3759,17 +3740,13 @@ def _check_cpp_wrapper_header_is_found(
         raise RuntimeError(
             f"The C++ wrapper of device '{device}' includes <{header}> "
             f"({wrapper.__name__}.{method_name}), which is on none of the device's "
-            "C++ include directories. Either ship that header (it includes "
-            "<torch/csrc/inductor/cpp_wrapper/common.h> or cpu's runtime header, "
-            "and defines the device's C shim aoti_torch_<device>_<op>) in a "
-            "directory the device's C++ build options add "
-            "(DeviceInterface.get_cpp_device_options(), "
-            "DeviceOpOverrides.get_cpp_torch_device_options() or "
-            "torch._inductor.cpp_builder.register_cpp_device_options()); or "
-            "register with register_backend_for_device() a C++ wrapper class "
+            "C++ include directories. Either ship that header (with the device's C "
+            "shim) in a directory the "
+            "device's C++ build options add (DeviceInterface.get_cpp_device_options()); "
+            "or register with register_backend_for_device() a C++ wrapper class "
             f"whose {method_name}() returns the header to include, e.g. cpu's "
-            f"runtime header ({cpu_line!r}) for a device whose memory is host "
-            "memory and whose kernels the C++ backend generates"
+            f"runtime header ({cpu_line!r}) for a device whose kernels the C++ "
+            "backend generates"
         )
 
 
@@ -3875,8 +3852,7 @@ class CppCodeCache:
         # this function opts in, but we do compilation and linking in one step if the
         # optimized_code argument is empty (as a micro-optimization).
         # On GPU the C++ wrapper is just glue — the real kernels are compiled
-        # separately by Triton/CUDA.  Always use -O1 to cut compile time.  A
-        # device whose kernels the C++ backend generates builds them here, as cpu.
+        # separately by Triton/CUDA.  Always use -O1 to cut compile time.
         min_optimize = optimized_code is not None or (
             device_type != "cpu" and not is_cpp_scheduled(base_device_type)
         )

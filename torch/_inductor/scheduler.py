@@ -1446,13 +1446,8 @@ class BaseSchedulerNode:
         return device is not None and device.type == "cpu"
 
     def is_cpp_scheduled(self) -> bool:
-        """
-        True if the C++ backend (``CppScheduling``) generates this node's
-        kernel: every cpu node (whatever ``config.cpu_backend``, as the loop
-        reordering heuristics have always treated cpu), and the nodes of any
-        other device whose registered scheduling is a ``CppScheduling``, such
-        as an out-of-tree accelerator whose memory the host can address.
-        """
+        """Whether the C++ backend generates this node's kernel (see
+        ``utils.is_cpp_scheduled``)."""
         device = self.get_device()
         return device is not None and is_cpp_scheduled(device.type)
 
@@ -4361,12 +4356,8 @@ class Scheduler:
             self._check_side_streams_in_cpp_wrapper()
 
     def _check_side_streams_in_cpp_wrapper(self) -> None:
-        """The C++ wrapper has no stream contexts: for an out-of-tree device,
-        fail before generating code that would not compile, naming the limit
-        and the way around it.  Built-in devices keep failing where they do
-        in the generated code."""
-        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
+        """The C++ wrapper has no stream contexts: for side streams of the
+        PrivateUse1 device, fail before generating code that would not compile."""
         from .stream_constants import DEFAULT_STREAM_IDX
 
         device_types = OrderedSet(
@@ -4375,7 +4366,9 @@ class Scheduler:
             if stream_idx != DEFAULT_STREAM_IDX
             and (device := node.get_device()) is not None
         )
-        out_of_tree = [t for t in device_types if t not in _BUILTIN_DEVICE_INIT_LIST]
+        out_of_tree = [
+            t for t in device_types if t == torch._C._get_privateuse1_backend_name()
+        ]
         if not out_of_tree:
             return
         raise NotImplementedError(
@@ -4392,16 +4385,13 @@ class Scheduler:
         return self._multi_stream_nodes
 
     def _num_streams(self) -> int:
-        """The number of streams the generated code declares: one past the
-        highest stream index of a node, or 1 without multi-stream nodes."""
         if not self._has_multi_stream_nodes():
             return 1
         return max(self.node_to_stream.values(), default=0) + 1
 
     def _codegen_stream_info_without_device_guard(self) -> None:
-        """Stream variables are declared on entering a device guard. A device
-        with streams whose code has no guard (an out-of-tree device that is
-        not GPU-class) declares them here, before its first stream context."""
+        """Declares the stream variables for a device with streams but no
+        device guard (they are otherwise declared on entering the guard)."""
         if (
             self._has_multi_stream_nodes()
             and not is_gpu(V.graph.device_type)
@@ -8574,8 +8564,6 @@ class Scheduler:
             elif is_gpu(device.type) and _safe_probe(
                 get_interface_for_device(device.type), "is_triton_capable", device
             ):
-                # A GPU-class device whose kernels need Triton (not mps, nor an
-                # out-of-tree device whose Scheduling generates C++).
                 raise TritonMissing(inspect.currentframe())
 
         return device_scheduling(self)
@@ -9525,9 +9513,8 @@ class Scheduler:
                             self.stream_idx_to_user_obj_idx,
                         )
             elif node.is_extern():
-                # A device-less op (e.g. record_event) can be the last use of a
-                # buffer that a kernel still batched by its backend (the C++
-                # backend's) reads: emit those kernels before the op frees it.
+                # Emit batched kernels before a device-less op (record_event)
+                # can free their inputs.
                 for backend in self.backends.values():
                     backend.flush()
 
@@ -9618,8 +9605,7 @@ class Scheduler:
             # the same default device.
             assert self.current_device is not None
             if device_need_guard(self.current_device.type):
-                # Kernels a backend still batches (the C++ backend's) belong
-                # inside the guard they were scheduled under.
+                # Batched kernels belong inside their guard.
                 self.get_backend(self.current_device).flush()
                 # exit the outermost CUDA device guard. this is
                 # important for nested indentation codegen-ing.

@@ -19,7 +19,6 @@ import torch._higher_order_ops.torchbind
 import torch._inductor.async_compile
 import torch._ops
 from torch import dtype as torch_dtype
-from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._inductor.runtime.runtime_utils import dynamo_timed
 from torch.fx.experimental.symbolic_shapes import ConvertIntKey, DivideByKey, SymTypes
 from torch.utils._ordered_set import OrderedSet
@@ -259,12 +258,13 @@ class CppWrapperCpu(PythonWrapperCodegen):
 
     def __init__(self):
         if not hasattr(self, "device"):
-            # An out-of-tree device that registered this wrapper builds it, and
-            # the C++ kernels compiled with it, for its own device type: its C++
-            # build options and its cpp_wrapper/<device>.h header apply.
+            # The PrivateUse1 device builds it for its own type (its C++
+            # options and wrapper header apply).
             device_type = getattr(V.graph, "device_type", "cpu")
             self.device = (
-                "cpu" if device_type in _BUILTIN_DEVICE_INIT_LIST else device_type
+                device_type
+                if device_type == torch._C._get_privateuse1_backend_name()
+                else "cpu"
             )
         # must be initialized prior to calling super().__init__()
         self.included_devices: OrderedSet[str] = OrderedSet()
@@ -463,12 +463,11 @@ class CppWrapperCpu(PythonWrapperCodegen):
 
         # Add the default header for this device, plus any C-shim extensions that are
         # present.
-        if device in _BUILTIN_DEVICE_INIT_LIST:
+        if device != torch._C._get_privateuse1_backend_name():
             self.header.splice_jit(self.get_device_include_path_jit(device))
             self.header.splice_aot(self.get_device_include_path_aot(device))
         else:
-            # The header the precompiled-header step precompiles: the one the
-            # device's registered wrapper class names, checked to exist.
+            # The header its registered wrapper class names, as precompiled.
             from ..codecache import _get_cpp_wrapper_header
 
             header = _get_cpp_wrapper_header(device, aot_mode=V.graph.aot_mode)

@@ -24,7 +24,6 @@ import torch
 import torch._ops
 import torch.utils._pytree as pytree
 from torch import dtype as torch_dtype
-from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
 from torch._dynamo.utils import counters, dynamo_timed, get_debug_dir
 from torch._inductor.codegen.debug_utils import DebugPrinterManager
 from torch._inductor.codegen.multi_kernel import MultiKernelState
@@ -832,12 +831,7 @@ class EnterDeviceContextManagerWithStreamInfoLine(EnterDeviceContextManagerLine)
 
 @dataclasses.dataclass
 class StreamInfoLine(WrapperLine):
-    """Declare the stream variables without entering a device context.
-
-    For a device whose generated code switches streams but has no device guard
-    (see ``PythonWrapperCodegen.codegen_stream_info``); the attributes are those
-    of ``EnterDeviceContextManagerWithStreamInfoLine``.
-    """
+    """Declares the stream variables without entering a device context."""
 
     num_streams: int
     stream_idx_to_user_obj_idx: dict[int, int]
@@ -1937,15 +1931,8 @@ class PythonWrapperCodegen(CodeGen):
         num_streams: int,
         stream_idx_to_user_obj_idx: dict[int, int],
     ) -> None:
-        """Declare the stream variables of multi-stream code outside any device guard.
-
-        ``codegen_device_guard_enter`` declares them inside the guard of a device
-        that needs one.  A device with streams whose generated code has no guard
-        (an out-of-tree device that exposes streams but is not GPU-class) gets
-        them here instead, once per wrapper function, before its first stream
-        context: the default stream is then the caller's current stream, as in
-        eager.
-        """
+        """Declares the stream variables once, outside any device guard, for a
+        device with streams whose code has no guard."""
         if self.stream_info_declared:
             return
         import_line = (
@@ -3858,10 +3845,11 @@ class PythonWrapperCodegen(CodeGen):
             )
         # all other devices:
         else:
-            # An out-of-tree device names its index: no device guard need be
-            # around the allocation (one that is not GPU-class has none).
+            # The PrivateUse1 device names its index: it need have no guard.
             codegen_device = (
-                device.type if device.type in _BUILTIN_DEVICE_INIT_LIST else device
+                device
+                if device.type == torch._C._get_privateuse1_backend_name()
+                else device.type
             )
             out = (
                 f"{name} = empty_strided("
