@@ -452,14 +452,8 @@ def is_cpu(x: IRNode | torch.device | None | str) -> bool:
 
 
 def has_cpu_kernels(x: IRNode | torch.device | None | str) -> bool:
-    """
-    Whether the kernels of ``x``'s device run on the host CPU because Inductor's
-    C++ backend generates them (``utils.is_cpp_scheduled``): cpu, and any device
-    whose registered Scheduling is a ``CppScheduling``.  The realization
-    heuristics tuned for CPU kernels (``config.realize_cpu_opcount_threshold``,
-    ``config.realize_cpu_acc_reads_threshold``, realizing reused heavy ops) ask
-    this, so such a device gets the graph cpu gets.  A dict lookup.
-    """
+    """Whether the C++ backend generates the kernels of ``x``'s device
+    (``utils.is_cpp_scheduled``), so that cpu's realization heuristics apply."""
     device_type = get_device_type(x)
     return device_type is not None and is_cpp_scheduled(device_type)
 

@@ -3690,13 +3690,17 @@ def _gpu_types() -> list[str]:
 
 
 def _device_is_available(device: str) -> bool:
-    """Whether ``device`` has a registered interface that says it is available;
-    a probe: False for unregistered devices and for interfaces that raise."""
+    return _probe_interface(device, "is_available")
+
+
+def _probe_interface(device: str | None, method: str) -> bool:
+    """``device``'s interface's predicate ``method`` as a probe; False without
+    an interface."""
     try:
-        interface = get_interface_for_device(device)
+        interface = get_interface_for_device(device)  # type: ignore[arg-type]
     except NotImplementedError:
         return False
-    return _safe_probe(interface, "is_available")
+    return _safe_probe(interface, method)
 
 
 def is_gpu(device: str | None) -> bool:
@@ -3818,12 +3822,7 @@ def device_need_guard(device: str) -> bool:
 
 @_registry_cache
 def _exposes_streams(device: str | None) -> bool:
-    """``exposes_streams()`` of ``device``'s interface; False without one."""
-    try:
-        interface = get_interface_for_device(device)
-    except NotImplementedError:
-        return False
-    return _safe_probe(interface, "exposes_streams")
+    return _probe_interface(device, "exposes_streams")
 
 
 def needs_fallback_due_to_atomic_add_limitations(dtype: torch.dtype) -> bool:
@@ -4295,30 +4294,23 @@ def get_current_backend(device_type: str | None = None) -> str:
     elif device_type == "tpu":
         return config.tpu_backend
     else:
-        # Devices whose registered Scheduling generates C++ or Halide say so.
-        backend = _registered_scheduling_backend(device_type)
-        return backend if backend in ("cpp", "halide") else config.cuda_backend
+        return _registered_scheduling_backend(device_type) or config.cuda_backend
 
 
 @_registry_cache
 def _registered_scheduling_backend(device_type: str) -> str | None:
-    """"triton", "cpp" or "halide" after the Scheduling class registered for
-    ``device_type`` (loaded on demand); None for any other."""
+    """"cpp" or "halide" if the Scheduling class registered for ``device_type``
+    (loaded on demand) is a ``CppScheduling`` or ``HalideScheduling``."""
     from .codegen import common
     from .codegen.cpp import CppScheduling
     from .codegen.halide import HalideScheduling
-    from .codegen.triton import TritonScheduling
 
     common.init_backend_registration((device_type,))
     scheduling = common.get_scheduling_for_device(device_type)
-    if isinstance(scheduling, type):
-        for base, backend in (
-            (TritonScheduling, "triton"),
-            (CppScheduling, "cpp"),
-            (HalideScheduling, "halide"),
-        ):
-            if issubclass(scheduling, base):
-                return backend
+    if isinstance(scheduling, type) and issubclass(scheduling, CppScheduling):
+        return "cpp"
+    if isinstance(scheduling, type) and issubclass(scheduling, HalideScheduling):
+        return "halide"
     return None
 
 

@@ -117,8 +117,7 @@ def hash_storage(storage: torch.UntypedStorage, *, stable_hash: bool = False) ->
     elif device_type == "xpu":
         generator = torch.xpu.default_generators[storage.device.index]
     else:
-        # An out-of-tree device that compiles: its device module's generators
-        # (torch.<name>.default_generators, as for cuda and xpu).
+        # Another device's module generators, as for cuda and xpu.
         generators = getattr(
             torch.get_device_module(device_type), "default_generators", None
         )

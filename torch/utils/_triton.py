@@ -257,11 +257,8 @@ has_triton.cache_clear = _has_triton.cache_clear  # type: ignore[attr-defined]
 
 @functools.cache
 def triton_backend(backend_name: str | None = None) -> Any:
-    """
-    The Triton compiler backend for the current target of a driver: the
-    driver of the installed Triton backend ``backend_name`` (see
-    ``triton_driver``), or Triton's process-wide active driver when None.
-    """
+    """The compiler backend for the current target of the driver of Triton
+    backend ``backend_name``, or of Triton's active driver when None."""
     from triton.compiler.compiler import make_backend
     from triton.runtime.driver import driver
 
@@ -297,12 +294,7 @@ def _extern_libs_key(backend: Any) -> str:
 
 @functools.cache
 def triton_hash_with_backend(backend_name: str | None = None) -> str:
-    """
-    Hash of the Triton compiler and of the compiler backend
-    ``triton_backend(backend_name)``; it enters the cache keys of Triton
-    kernels. ``backend_name=None`` hashes the backend of Triton's process-wide
-    active driver.
-    """
+    """Hash of the Triton compiler and of ``triton_backend(backend_name)``."""
     from torch._inductor.runtime.triton_compat import triton_key
 
     backend = triton_backend(backend_name)
@@ -319,13 +311,8 @@ def triton_interpret() -> bool:
 
 @functools.cache
 def triton_driver(backend_name: str) -> Any:
-    """
-    The driver of the installed Triton backend ``backend_name`` (a key of
-    ``triton.backends.backends``), created once per process.
-
-    Raises a ``RuntimeError`` listing the installed backends if there is no
-    such backend.
-    """
+    """The driver of the installed Triton backend ``backend_name``, created once;
+    ``RuntimeError`` listing the installed backends if there is none."""
     from triton.backends import backends
 
     backend = backends.get(backend_name)
@@ -340,36 +327,25 @@ def triton_driver(backend_name: str) -> Any:
 
 
 def get_triton_backend_name(device_type: str) -> str | None:
-    """
-    The Triton backend that the interface of ``device_type`` names
-    (``DeviceInterface.triton_backend_name()``), or None: the device's kernels
-    use Triton's process-wide active driver. A device type without an interface
-    answers None.
-
-    Code generation commits to the answer, so a hook that raises or returns
-    something other than a ``str`` or None raises, naming the device.
-    """
+    """``triton_backend_name()`` of ``device_type``'s interface (None without
+    one); a hook that raises or returns neither str nor None raises."""
     from torch._dynamo.device_interface import get_interface_for_device
 
     try:
         device_interface = get_interface_for_device(device_type)
     except NotImplementedError:
         return None
-    hook = f"{device_interface.__name__}.triton_backend_name()"
+    hook = f"{device_interface.__name__}.triton_backend_name() of device {device_type!r}"
+    expected = (
+        "the name of the device's Triton backend (a key of "
+        "triton.backends.backends) or None"
+    )
     try:
         name = device_interface.triton_backend_name()
     except Exception as err:
-        raise RuntimeError(
-            f"{hook} of device {device_type!r} raised {err!r}; it must return the "
-            "name of the device's Triton backend (a key of triton.backends.backends) "
-            "or None"
-        ) from err
+        raise RuntimeError(f"{hook} raised {err!r}; it must return {expected}") from err
     if name is not None and not isinstance(name, str):
-        raise TypeError(
-            f"{hook} of device {device_type!r} returned {name!r}; it must return "
-            "the name of the device's Triton backend (a key of "
-            "triton.backends.backends) or None"
-        )
+        raise TypeError(f"{hook} returned {name!r}; it must return {expected}")
     return name
 
 
@@ -382,17 +358,9 @@ def _triton_interpreter_hash() -> str:
 
 
 def triton_hash_for_device(device_type: str | None) -> str:
-    """
-    ``triton_hash_with_backend()`` for the Triton kernels of ``device_type``:
-    the hash of the device's own Triton backend if its interface names one
-    (``DeviceInterface.triton_backend_name()``), else that of Triton's
-    process-wide active driver (also when ``device_type`` is None). Under
-    ``TRITON_INTERPRET=1`` a device that names a backend is served by Triton's
-    interpreter and gets the interpreter's hash; its backend need not be
-    installed.
-
-    Raises a ``RuntimeError`` naming the device if its backend is not installed.
-    """
+    """``triton_hash_with_backend()`` of the Triton backend ``device_type``'s
+    interface names (the interpreter's hash under ``TRITON_INTERPRET=1``), or
+    of the active driver; ``RuntimeError`` if that backend is not installed."""
     backend_name = None if device_type is None else get_triton_backend_name(device_type)
     if backend_name is None:
         return triton_hash_with_backend()

@@ -5657,8 +5657,7 @@ class CppScheduling(BaseScheduling):
 
     def define_kernel(self, src_code, nodes, kernel_args=None):
         wrapper = V.graph.wrapper_code
-        # The kernel of an out-of-tree device is built with the C++ build
-        # options of its device type: only kernels of that type may share it.
+        # Kernels are built with their device type's C++ options.
         device_type = next(
             (d.type for node in nodes if (d := node.get_device()) is not None),
             "cpu",

@@ -6185,9 +6185,6 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
 
     @classmethod
     def inductor_meta_common(cls):
-        # The Triton backend of the device being compiled for, if its interface
-        # names one (see DeviceInterface.triton_backend_name); else Triton's
-        # process-wide active driver.
         device = getattr(V.graph, "current_device", None)
         device_type = None if device is None else device.type
         inductor_meta = {
@@ -6240,8 +6237,6 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
         if device_type is not None and (
             backend_name := get_triton_backend_name(device_type)
         ):
-            # The autotuner makes this backend's driver active before it
-            # compiles the kernel and creates its launchers.
             inductor_meta["triton_backend"] = backend_name
         return inductor_meta
 

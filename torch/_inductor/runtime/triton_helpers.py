@@ -72,14 +72,8 @@ def set_driver_to_gpu():
 
 
 def set_driver_to_backend(backend_name: str) -> None:
-    """
-    Make the driver of the installed Triton backend ``backend_name`` Triton's
-    active driver, for a kernel whose device names this backend
-    (``DeviceInterface.triton_backend_name()``). Each backend has one driver per
-    process (``torch.utils._triton.triton_driver``); a driver of that backend
-    that is already active stays. Under ``TRITON_INTERPRET=1`` the interpreter
-    runs the kernel and no driver is made active.
-    """
+    """Makes the driver of Triton backend ``backend_name`` the active one
+    (unless one of its kind is, or under ``TRITON_INTERPRET=1``)."""
     if triton_interpret():
         return
     backend_driver = triton_driver(backend_name)
