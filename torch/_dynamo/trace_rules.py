@@ -3083,15 +3083,8 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
 # `torch.<name>` and their DeviceInterface), derived from the device registry
 # by _device_tables(). A function that has a rule above keeps it.
 
-# The kinds of rule of a device's runtime functions, with the variable each maps to.
-_DEVICE_RULE_KINDS: dict[str, type[VariableTracker]] = {
-    "in_graph": TorchInGraphFunctionVariable,
-    "skip": SkipFunctionVariable,
-    "constant_fold": TorchInGraphFunctionVariable,
-    "constant_fold_need_guards": TorchInGraphFunctionVariable,
-}
-
-# register_device_trace_rules(): device type -> {function: kind}. A call
+# register_device_trace_rules(): device type -> {function: kind}, a kind being
+# "in_graph", "skip", "constant_fold" or "constant_fold_need_guards". A call
 # replaces the inner dict of its device, never mutates it.
 _device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
 
@@ -3137,12 +3130,6 @@ class _DeviceTables:
     # Attribute of _DEVICE_HANDLED_FUNCTIONS -> {function: device type}.
     handled: dict[str, dict[Callable[..., Any], str]]
     tensor_classes: dict[type, None]
-    # Class -> device type (see _device_classes()).
-    stream_classes: dict[type, str]
-    event_classes: dict[type, str]
-    stream_context_classes: dict[type, str]
-    autocast_classes: dict[type, str]
-    device_context_classes: dict[type, str]
     # Types of the device-properties objects of the available devices.
     constant_types: frozenset[type]
     # The out-of-tree device types, and those whose interface exposes_streams().
@@ -3150,6 +3137,12 @@ class _DeviceTables:
     stream_devices: frozenset[str]
     # Functions of `torch.<PrivateUse1 name>` while that device has no interface.
     interfaceless_runtime: frozenset[Any]
+    # Class -> device type (see _device_classes()).
+    stream_classes: dict[type, str] = dataclasses.field(default_factory=dict)
+    event_classes: dict[type, str] = dataclasses.field(default_factory=dict)
+    stream_context_classes: dict[type, str] = dataclasses.field(default_factory=dict)
+    autocast_classes: dict[type, str] = dataclasses.field(default_factory=dict)
+    device_context_classes: dict[type, str] = dataclasses.field(default_factory=dict)
 
 
 def _out_of_tree_devices(privateuse1_name: str) -> list[tuple[str, Any, Any]]:
@@ -3220,8 +3213,11 @@ def _device_runtime_function(owner: Any, attr: str) -> Any:
     fn = getattr(owner, attr, None)
     if fn is getattr(DeviceInterface, attr, None) or not callable(fn):
         return None
-    if not hashable(fn):
-        return None
+    return _unwrapped(fn) if hashable(fn) else None
+
+
+def _unwrapped(fn: Any) -> Any:
+    """`fn` as lookup() sees it."""
     if is_lru_cache_wrapped_function(fn):
         fn = fn.__wrapped__
     return unwrap_if_wrapper(fn)
@@ -3276,7 +3272,7 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
     }
-    classes: dict[str, dict[type, str]] = {table: {} for table in _DEVICE_CLASS_TABLES}
+    classes: dict[str, dict[type, str]] = defaultdict(dict)
     kinds: dict[Any, str] = {}
     tensor_classes: dict[type, None] = {}
     constant_types, stream_devices = set(), set()
@@ -3295,10 +3291,27 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             props = _safe_probe(device_interface, "get_device_properties", default=None)
             if props is not None:
                 constant_types.add(type(props))
-    _add_trace_rules_of_all_devices(kinds, static_rules)
+    # The trace rules of every device type, registered or not.
+    for name, rules in list(_device_trace_rules.items()):
+        for fn, kind in rules.items():
+            kinds.setdefault(fn, kind)
+            if fn in static_rules:
+                warning_once(
+                    log,
+                    "Ignoring the %s rule of %r registered for device '%s' with "
+                    "register_device_trace_rules(): it is a torch function, which "
+                    "keeps its built-in rule (%s)",
+                    kind,
+                    fn,
+                    name,
+                    static_rules[fn].__name__,
+                )
     kinds = {fn: kind for fn, kind in kinds.items() if fn not in static_rules}
     return _DeviceTables(
-        rule_map={fn: _DEVICE_RULE_KINDS[kind] for fn, kind in kinds.items()},
+        rule_map={
+            f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
+            for f, k in kinds.items()
+        },
         constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
         constant_fold_need_guards={
             f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
@@ -3342,16 +3355,6 @@ def _device_rule_kinds(
     return device_kinds
 
 
-# The _DeviceTables fields that _device_classes() fills.
-_DEVICE_CLASS_TABLES = (
-    "stream_classes",
-    "event_classes",
-    "stream_context_classes",
-    "autocast_classes",
-    "device_context_classes",
-)
-
-
 def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, type]]:
     """(table, class) for the interface's Stream and Event (strict subclasses of
     torch.Stream / torch.Event), the module's StreamContext and amp.autocast,
@@ -3374,28 +3377,6 @@ def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, t
             yield "device_context_classes", device_cls
 
 
-def _add_trace_rules_of_all_devices(
-    kinds: dict[Any, str], static_rules: dict[Any, type[VariableTracker]]
-) -> None:
-    """Adds the trace rules of every device type, registered or not, to `kinds`
-    without overriding a kind there; a rule for a torch function is ignored
-    with one warning."""
-    for name, rules in list(_device_trace_rules.items()):
-        for fn, kind in rules.items():
-            kinds.setdefault(fn, kind)
-            if fn in static_rules:
-                warning_once(
-                    log,
-                    "Ignoring the %s rule of %r registered for device '%s' with "
-                    "register_device_trace_rules(): it is a torch function, which "
-                    "keeps its built-in rule (%s)",
-                    kind,
-                    fn,
-                    name,
-                    static_rules[fn].__name__,
-                )
-
-
 def register_device_trace_rules(
     device_type: str | torch.device,
     *,
@@ -3413,30 +3394,9 @@ def register_device_trace_rules(
     registered yet. Raises `ValueError` for a built-in device type or a function
     given two rules, `TypeError` for a bad device type or entry.
     """
-    from .device_interface import _bump_registry_generation, _device_registry_lock
-
-    device_type = _trace_rules_device_type(device_type)
-    new_rules = _trace_rules_by_function(
-        device_type,
-        {
-            "in_graph": in_graph,
-            "skip": skip,
-            "constant_fold": constant_fold,
-            "constant_fold_need_guards": constant_fold_need_guards,
-        },
-    )
-    with _device_registry_lock:
-        _device_trace_rules[device_type] = {
-            **_device_trace_rules.get(device_type, {}),
-            **new_rules,
-        }
-    _bump_registry_generation()
-
-
-def _trace_rules_device_type(device_type: str | torch.device) -> str:
-    """The out-of-tree device type of register_device_trace_rules(); raises for
-    a built-in type or one that is not a device type."""
     from .device_interface import (
+        _bump_registry_generation,
+        _device_registry_lock,
         get_interface_for_device__PrivateUse1,
         get_registered_device_interfaces,
     )
@@ -3458,14 +3418,12 @@ def _trace_rules_device_type(device_type: str | torch.device) -> str:
             "(torch._dynamo.trace_rules.manual_torch_name_rule_map); it applies to "
             "out-of-tree devices only"
         )
-    return device_type
-
-
-def _trace_rules_by_function(
-    device_type: str, groups: dict[str, Iterable[Callable[..., Any]]]
-) -> dict[Callable[..., Any], str]:
-    """{function, unwrapped as lookup() sees it: rule kind}; raises for an entry
-    that is not a hashable callable or a function given two kinds."""
+    groups = {
+        "in_graph": in_graph,
+        "skip": skip,
+        "constant_fold": constant_fold,
+        "constant_fold_need_guards": constant_fold_need_guards,
+    }
     new_rules: dict[Callable[..., Any], str] = {}
     for kind, fns in groups.items():
         for fn in fns:
@@ -3474,9 +3432,7 @@ def _trace_rules_by_function(
                     f"register_device_trace_rules('{device_type}'): {kind} entry "
                     f"{fn!r} is not a hashable callable"
                 )
-            if is_lru_cache_wrapped_function(fn):
-                fn = fn.__wrapped__
-            fn = unwrap_if_wrapper(fn)
+            fn = _unwrapped(fn)
             if new_rules.get(fn, kind) != kind:
                 raise ValueError(
                     f"register_device_trace_rules('{device_type}'): {fn!r} is given "
@@ -3484,7 +3440,12 @@ def _trace_rules_by_function(
                     "rule"
                 )
             new_rules[fn] = kind
-    return new_rules
+    with _device_registry_lock:
+        _device_trace_rules[device_type] = {
+            **_device_trace_rules.get(device_type, {}),
+            **new_rules,
+        }
+    _bump_registry_generation()
 
 
 def _load_obj_from_str(fully_qualified_name: str) -> Any:

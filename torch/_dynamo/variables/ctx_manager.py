@@ -920,9 +920,7 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
     at entry), restored on exit; a no-op for None or a negative index."""
 
     _nonvar_fields = {
-        "device_type",
-        "context_class",
-        *ContextWrappingVariable._nonvar_fields,
+        "device_type", "context_class", *ContextWrappingVariable._nonvar_fields
     }
 
     def __init__(
@@ -951,13 +949,7 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         elif isinstance(device, int):
             index = device
         else:
-            try:
-                device = torch.device(device)
-            except (RuntimeError, TypeError) as err:
-                raise TypeError(
-                    f"{context_class.__qualname__}() expects a device, a device "
-                    f"index or None, got {device!r}"
-                ) from err
+            device = torch.device(device)
             if device.type != device_type:
                 raise ValueError(
                     f"{context_class.__qualname__}() expects a '{device_type}' "
@@ -970,12 +962,8 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         return cls(device_type, context_class, target_values=[index], **kwargs)
 
     def _set_device_node(self, tx: "InstructionTranslatorBase", index: int) -> None:
-        tx.output.create_proxy(
-            "call_function",
-            torch.ops.streams.set_device,
-            (self.device_type, index),
-            {},
-        )
+        args = (self.device_type, index)
+        tx.output.create_proxy("call_function", torch.ops.streams.set_device, args, {})
 
     def enter(self, tx: "InstructionTranslatorBase") -> VariableTracker:
         (index,) = self.target_values

@@ -2263,9 +2263,8 @@ class SkipFunctionVariable(VariableTracker):
     def _reject_runtime_of_device_without_interface(
         self, tx: "InstructionTranslatorBase", module_name: str, qualname: str
     ) -> None:
-        """Graph-breaks, naming the ways to register the device's interface,
-        if the skipped function belongs to the runtime of the renamed
-        PrivateUse1 device while that device has no interface."""
+        """Graph-breaks, naming the fix, on a function of the renamed PrivateUse1
+        device's runtime while that device has no interface."""
         from ..trace_rules import _device_without_interface, get_skip_reason
 
         device = _device_without_interface(tx, self.value)
@@ -2288,9 +2287,7 @@ class SkipFunctionVariable(VariableTracker):
                 "or an Inductor backend loader that registers it "
                 f"(register_device_backend_loader('{device}', loader), a "
                 f"'torch_inductor_backends' entry point named '{device}', "
-                f"or torch.{device}._inductor_backend_init()). Dynamo then "
-                f"traces the runtime functions of torch.{device} like "
-                "those of torch.cuda.",
+                f"or torch.{device}._inductor_backend_init()).",
             ],
         )
 

@@ -658,21 +658,19 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
         # We can't do isinstance(value, type) check because some ctx managers
         # are implemented as a function decorated by contextlib.contextmanager,
         # E.g., torch._functorch.vmap.vmap_increment_nesting.
-        if (
+        return (
             # Context manager type or function with @contextmanager is callable
             callable(value)
             and (
                 hashable(value)  # accesses value.__hash__()
                 and value in supported_ctx_manager_classes
             )
-        ):
-            return True
-        if isinstance(value, type) and issubclass(
-            value, torch.amp.autocast_mode.autocast
-        ):
+        ) or (
             # The autocast class of an out-of-tree device (torch.<device>.amp).
-            return value in trace_rules._device_tables().autocast_classes
-        return False
+            isinstance(value, type)
+            and issubclass(value, torch.amp.autocast_mode.autocast)
+            and value in trace_rules._device_tables().autocast_classes
+        )
 
     def call_function(
         self,
@@ -2302,13 +2300,9 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             if device is None:
                 source = CallFunctionNoArgsSource(self.source)
                 install_guard(source.make_guard(GuardBuilder.ID_MATCH))
-            # `module` is `torch.<device type>`; the __name__ of an out-of-tree
-            # device module need not say so.
+            # `module` is `torch.<device type>`, whatever its __name__ says
             attr = module.__name__.rsplit(".", maxsplit=1)[-1]
-            if device is None:
-                device_type = torch._C._get_accelerator().type
-            else:
-                device_type = torch.device(device).type
+            device_type = torch.device(device or torch._C._get_accelerator()).type
             if getattr(torch, device_type, None) is module:
                 attr = device_type
             new_source = AttrSource(ImportSource("torch"), attr)
