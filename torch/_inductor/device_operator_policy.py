@@ -308,17 +308,16 @@ class DeviceOperatorPolicy:
                 f"{where}: cache_key_fields must be a callable taking no "
                 f"arguments or None, got {self.cache_key_fields!r}"
             )
+        frozen = types.MappingProxyType
         fields = {
             "device_type": device_type,
-            "decomposition_overrides": types.MappingProxyType(decomps),
-            "lowering_overrides": types.MappingProxyType(lowerings),
-            "config_defaults": types.MappingProxyType(
+            "decomposition_overrides": frozen(decomps),
+            "lowering_overrides": frozen(lowerings),
+            "config_defaults": frozen(
                 _check_config_defaults(where, self.config_defaults)
             ),
-            "custom_passes": types.MappingProxyType(
-                _check_custom_passes(where, self.custom_passes)
-            ),
-            "fake_overrides": types.MappingProxyType(
+            "custom_passes": frozen(_check_custom_passes(where, self.custom_passes)),
+            "fake_overrides": frozen(
                 _check_rules(where, "fake_overrides", self.fake_overrides, None)
             ),
             "realized_input_ops": _check_realized_input_ops(
