@@ -124,6 +124,16 @@ class RuntimeCallTests(_Base):
         self.assertTrue(ConstantVariable.is_literal(expected[1]))
         self.assertNotIn(type(expected[1]), common_constant_types)
 
+    def test_device_properties_input(self):
+        # Properties passed in are a constant guarded on their value.
+        def fn(x, props):
+            return x * props.multi_processor_count, props
+
+        props = device_module.get_device_properties()
+        expected, actual, _ = self.check(fn, self.x, props)
+        self.assertSameTensors(actual[0], expected[0])
+        self.assertIs(actual[1], props)
+
     def test_recompiles_when_current_device_changes(self):
         def fn(x):
             return x + torch.extension_device.current_device()

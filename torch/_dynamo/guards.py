@@ -175,6 +175,7 @@ from .types import (  # noqa: F401
     GuardFn,
 )
 from .utils import (
+    _is_device_constant_type,
     builtin_dict_keys,
     common_constant_types,
     dataclass_fields,
@@ -2701,6 +2702,7 @@ class GuardBuilder(GuardBuilderBase):
             isinstance(val, ok_types)
             or pytree.is_constant_class(type(val))
             or is_opaque_value_type(type(val))
+            or _is_device_constant_type(type(val))
         ):
             raise AssertionError(f"Unexpected type {type(val)}")
 
