@@ -127,8 +127,7 @@ class TuningProcess:
         Entry point for the child process.
         """
         if devices := os.environ.get(AUTOTUNE_DEVICE_BACKENDS_ENV):
-            # Out-of-tree devices of the parent: load their backends (and so
-            # the devices) before unpickling a job that refers to them.
+            # Before unpickling a job that refers to the device.
             from torch._inductor.codegen.common import load_backends_in_subprocess
 
             load_backends_in_subprocess(

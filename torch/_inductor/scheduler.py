@@ -4360,21 +4360,18 @@ class Scheduler:
         PrivateUse1 device, fail before generating code that would not compile."""
         from .stream_constants import DEFAULT_STREAM_IDX
 
-        device_types = OrderedSet(
-            device.type
-            for node, stream_idx in self.node_to_stream.items()
-            if stream_idx != DEFAULT_STREAM_IDX
+        name = torch._C._get_privateuse1_backend_name()
+        if not any(
+            stream_idx != DEFAULT_STREAM_IDX
             and (device := node.get_device()) is not None
-        )
-        out_of_tree = [
-            t for t in device_types if t == torch._C._get_privateuse1_backend_name()
-        ]
-        if not out_of_tree:
+            and device.type == name
+            for node, stream_idx in self.node_to_stream.items()
+        ):
             return
         raise NotImplementedError(
             "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
-            f"side stream of the device '{out_of_tree[0]}' (a `with "
-            f"torch.{out_of_tree[0]}.stream(s):` region in the compiled function): "
+            f"side stream of the device '{name}' (a `with "
+            f"torch.{name}.stream(s):` region in the compiled function): "
             "it has no stream contexts. Compile this graph with the Python wrapper "
             "(cpp_wrapper=False), or keep the side-stream work outside the compiled "
             "function."
