@@ -3145,26 +3145,6 @@ class _DeviceTables:
     device_context_classes: dict[type, str] = dataclasses.field(default_factory=dict)
 
 
-def _out_of_tree_devices(privateuse1_name: str) -> list[tuple[str, Any, Any]]:
-    """(name, interface, device module or None) of the registered out-of-tree
-    device types; [] without initialising the registry if there can be none."""
-    from .device_interface import (
-        device_interfaces,
-        get_interface_for_device__PrivateUse1,
-    )
-
-    if privateuse1_name == "privateuseone" and not device_interfaces:
-        return []
-    result = []
-    for name, device_interface in get_interface_for_device__PrivateUse1():
-        try:
-            module = torch.get_device_module(name)
-        except RuntimeError:
-            module = None
-        result.append((name, device_interface, module))
-    return result
-
-
 def _runtime_without_interface(name: str) -> frozenset[Any]:
     from .device_interface import device_interfaces
 
@@ -3265,9 +3245,20 @@ def _device_tables() -> _DeviceTables:
 @_registry_cache
 def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     """_device_tables() while PrivateUse1 is named `privateuse1_name`."""
-    from .device_interface import _safe_probe
+    from .device_interface import (
+        _safe_probe,
+        device_interfaces,
+        get_interface_for_device__PrivateUse1,
+    )
 
-    devices = _out_of_tree_devices(privateuse1_name)
+    devices = []  # (name, interface, device module or None) per out-of-tree type
+    # Without any, the registry is left uninitialised.
+    if privateuse1_name != "privateuseone" or device_interfaces:
+        for name, device_interface in get_interface_for_device__PrivateUse1():
+            try:
+                devices.append((name, device_interface, torch.get_device_module(name)))
+            except RuntimeError:
+                devices.append((name, device_interface, None))
     static_rules = get_torch_obj_rule_map() if devices or _device_trace_rules else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
