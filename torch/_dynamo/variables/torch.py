@@ -935,6 +935,10 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
 
         # {function: out-of-tree device type} by trace_rules._DEVICE_HANDLED_FUNCTIONS.
         device_handled = trace_rules._device_tables().handled
+        device_exchange_fns = {
+            **device_handled["exchange_device"],
+            **device_handled["maybe_exchange_device"],
+        }
 
         @register(*tracing_state_functions())
         def handle_tracing_state_functions(
@@ -2649,8 +2653,8 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             args: list[VariableTracker],
             kwargs: dict[str, VariableTracker],
             fn: Callable[[int], int | None],
-            device_type: str = "cuda",
         ) -> VariableTracker:
+            device_type = device_exchange_fns.get(fn, "cuda")
             if len(args) != 1 or kwargs:
                 raise_type_error(
                     tx,
@@ -2690,21 +2694,14 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                 tx, list(args), kwargs, torch.cuda._maybe_exchange_device
             )
 
-        device_exchange_fns = {
-            **device_handled["exchange_device"],
-            **device_handled["maybe_exchange_device"],
-        }
-
-        def handle_device_exchange_device(
-            self, tx: "InstructionTranslatorBase", *args: Any, **kwargs: Any
-        ) -> VariableTracker:
-            device_type = device_exchange_fns[self.value]
-            return exchange_device_helper(
-                tx, list(args), kwargs, self.value, device_type
-            )
-
         if device_exchange_fns:
-            register(*device_exchange_fns)(handle_device_exchange_device)
+
+            @register(*device_exchange_fns)
+            def handle_device_exchange_device(
+                self, tx: "InstructionTranslatorBase", *args: Any, **kwargs: Any
+            ) -> VariableTracker:
+                return exchange_device_helper(tx, list(args), kwargs, self.value)
+
         if device_handled["set_device"]:
             register(*device_handled["set_device"])(_handle_device_set_device)
 
