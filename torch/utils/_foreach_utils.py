@@ -1,50 +1,49 @@
 import sys
 from collections.abc import Set
 from enum import Enum
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import torch
 from torch import Tensor
 from torch.autograd.grad_mode import no_grad
 
 
-# (registry generation, backend name, declared feature names or None).
-_declared_features_cache: tuple[int, str, tuple[str, ...] | None] | None = None
+_declared_features: Any = None
 
 
 def _privateuse1_backend_features(name: str) -> tuple[str, ...] | None:
     r"""The framework features (``BackendFeature`` names) that the interface of
     the PrivateUse1 backend ``name`` declares by overriding ``backend_features()``;
-    None without such an override. Cached per registry generation."""
-    global _declared_features_cache
+    None without such an override. Cached until the device registry changes."""
+    global _declared_features
     # Nothing can register an interface before the registry is imported.
     registry = sys.modules.get("torch._dynamo.device_interface")
     if registry is None:
         return None
-    cached = _declared_features_cache
-    if cached is None or cached[:2] != (registry._registry_generation, name):
-        generation = registry._registry_generation
-        try:
-            interface = registry.get_interface_for_device(name)
-        except NotImplementedError:
-            interface = None
-        features = None
-        if interface is not None and not registry._is_base_default(
-            interface, "backend_features"
-        ):
-            declared = registry._safe_probe(interface, "backend_features", default=None)
-            features = ()
-            if isinstance(declared, Set) and all(isinstance(f, Enum) for f in declared):
-                features = tuple(sorted(f.name for f in declared))
-            elif declared is not None:
-                registry._warn_broken_probe(
-                    interface,
-                    "backend_features",
-                    f"returned {declared!r}, not a set of BackendFeature members",
-                    frozenset(),
-                )
-        cached = _declared_features_cache = (generation, name, features)
-    return cached[2]
+    if _declared_features is None:
+        _declared_features = registry._registry_cache(_backend_features_of)
+    return _declared_features(name)
+
+
+def _backend_features_of(name: str) -> tuple[str, ...] | None:
+    registry = sys.modules["torch._dynamo.device_interface"]
+    try:
+        interface = registry.get_interface_for_device(name)
+    except NotImplementedError:
+        return None
+    if registry._is_base_default(interface, "backend_features"):
+        return None
+    declared = registry._safe_probe(interface, "backend_features", default=None)
+    if isinstance(declared, Set) and all(isinstance(f, Enum) for f in declared):
+        return tuple(sorted(f.name for f in declared))
+    if declared is not None:
+        registry._warn_broken_probe(
+            interface,
+            "backend_features",
+            f"returned {declared!r}, not a set of BackendFeature members",
+            frozenset(),
+        )
+    return ()
 
 
 def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
