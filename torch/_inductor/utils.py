@@ -3816,6 +3816,7 @@ def uses_gpu_loop_ordering(device_type: str | None) -> bool:
     return is_gpu(device_type) and not is_cpp_scheduled(device_type)
 
 
+@_registry_cache
 def device_need_guard(device: str) -> bool:
     return is_gpu(device) and _exposes_streams(device)
 
