@@ -17,6 +17,7 @@ import sys
 import tempfile
 import textwrap
 import types
+import warnings
 from pathlib import Path
 
 import torch
@@ -31,7 +32,6 @@ from hypothesis import given, settings, strategies as st
 from torch._dynamo import device_interface as di
 from torch._dynamo.device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
-    _register_registry_change_callback,
     _safe_probe,
     CpuInterface,
     CudaInterface,
@@ -110,14 +110,9 @@ class RegistryTestCase(TestCase):
         get_registered_device_interfaces()
 
     def subscribe(self):
-        """A callback counting notifications, with the generation it saw."""
-        seen = []
-
-        @_register_registry_change_callback
-        def callback():
-            seen.append(di._registry_generation)
-
-        return seen
+        """The number of registry changes since this call, as a function."""
+        start = di._registry_generation
+        return lambda: di._registry_generation - start
 
 
 class DeviceInterfaceMembersTest(TestCase):
@@ -351,7 +346,7 @@ class RegistrationTest(RegistryTestCase):
             if name.partition(":")[0] in _BUILTIN_DEVICE_INIT_LIST
         ]
         self.assertEqual(builtins, list(expected.items()))
-        self.assertEqual(len(seen), 1)
+        self.assertEqual(seen(), 1)
 
     def test_type_errors(self):
         before = dict(di.device_interfaces), di._registry_generation
@@ -402,15 +397,14 @@ class RegistrationTest(RegistryTestCase):
         self.assertNotIn(f"{DEVICE}:1", di.device_interfaces)
         register_interface_for_device(f"{DEVICE}:1", PartialInterface)
         self.assertIs(di.device_interfaces[f"{DEVICE}:1"], PartialInterface)
-        self.assertEqual(len(seen), 2)
-        self.assertEqual(seen[1], seen[0] + 1)
+        self.assertEqual(seen(), 2)
 
     def test_register_privateuse1(self):
         seen = self.subscribe()
         generation = di._registry_generation
         register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
         self.assertEqual(di._registry_generation, generation + 1)
-        self.assertEqual(seen, [generation + 1])
+        self.assertEqual(seen(), 1)
         self.assertEqual(device_module.device_count(), 2)
         for name in (DEVICE, f"{DEVICE}:0", f"{DEVICE}:1"):
             self.assertIs(di.device_interfaces[name], ExtensionDeviceInterface)
@@ -462,32 +456,88 @@ class RegistrationTest(RegistryTestCase):
             register_interface_for_device_PrivateUse1(WrongCount)
         # No half-registration, no notification.
         self.assertEqual((dict(di.device_interfaces), di._registry_generation), before)
-        self.assertEqual(seen, [])
+        self.assertEqual(seen(), 0)
 
-    def test_callbacks(self):
-        calls = []
+    def test_misspelt_hook_is_reported_once(self):
+        class Misspelt(ExtensionDeviceInterface):
+            @staticmethod
+            def is_gpus():
+                return True
 
-        def first():
-            calls.append("first")
+        message = (
+            r"Misspelt.is_gpus is not a DeviceInterface member, so it is never "
+            r"called; did you mean is_gpu\?"
+        )
+        with self.assertWarnsRegex(UserWarning, message):
+            register_interface_for_device("acc_typo", Misspelt)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            register_interface_for_device("acc_typo2", Misspelt)
+        with self.assertWarnsRegex(UserWarning, r"Typo.visible_device_env .*visible_devices_env"):
+            register_interface_for_device_PrivateUse1(
+                type("Typo", (ExtensionDeviceInterface,), {"visible_device_env": None})
+            )
 
-        self.assertIs(_register_registry_change_callback(first), first)
-        # Subscribing twice does not call twice.
-        _register_registry_change_callback(first)
+    def test_correct_and_helper_names_are_not_reported(self):
+        class Helpers(ExtensionDeviceInterface):
+            is_gpu = staticmethod(lambda: True)
+            compiler_flags_for_vendor = ()
 
-        @_register_registry_change_callback
-        def broken():
-            raise RuntimeError("consumer bug")
+            @staticmethod
+            def load_vendor_runtime():
+                pass
 
-        @_register_registry_change_callback
-        def last():
-            calls.append("last")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            register_interface_for_device("acc_helpers", Helpers)
+            register_interface_for_device_PrivateUse1(Helpers)
 
-        with self.assertLogs(LOGGER, logging.WARNING) as logs:
-            register_interface_for_device("acc_cb", ExtensionDeviceInterface)
-        self.assertEqual(calls, ["first", "last"])
-        self.assertIs(di.device_interfaces["acc_cb"], ExtensionDeviceInterface)
-        self.assertIn("Device registry change callback", logs.output[0])
-        self.assertIn("broken", logs.output[0])
+    def test_misspelt_hook_of_a_discovered_interface_is_reported(self):
+        proc = run_python(
+            """
+            import types, warnings
+            import torch
+            import torch._dynamo.device_interface as di
+
+            torch.utils.rename_privateuse1_backend("acc")
+
+            class Acc(di.DeviceInterface):
+                @staticmethod
+                def supports_tmas(device=None):
+                    return True
+
+            module = types.ModuleType("torch_acc_runtime")
+            module.get_device_interface = lambda: Acc
+            torch._register_device_module("acc", module)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                assert di.get_interface_for_device("acc") is Acc
+            print([str(w.message) for w in caught])
+            """
+        )
+        self.assertIn(
+            "Acc.supports_tmas is not a DeviceInterface member, so it is never "
+            "called; did you mean supports_tma?",
+            proc.stdout,
+        )
+
+    def test_registry_cache_recomputes_after_each_registration(self):
+        computed = []
+
+        @di._registry_cache
+        def derived(name):
+            computed.append(name)
+            return name in di.device_interfaces
+
+        self.assertFalse(derived("acc_cb"))
+        self.assertFalse(derived("acc_cb"))
+        self.assertEqual(computed, ["acc_cb"])
+        register_interface_for_device("acc_cb", ExtensionDeviceInterface)
+        self.assertTrue(derived("acc_cb"))
+        self.assertEqual(computed, ["acc_cb", "acc_cb"])
+        derived.cache_clear()
+        derived("acc_cb")
+        self.assertEqual(len(computed), 3)
 
 
 class LayeringTest(TestCase):
@@ -748,8 +798,14 @@ class RegistryPropertyTest(TestCase):
             get_registered_device_interfaces()
             model = dict(di.device_interfaces)
             generation = di._registry_generation
-            notified = []
-            _register_registry_change_callback(lambda: notified.append(1))
+            computed = []
+
+            @di._registry_cache
+            def derived():
+                computed.append(di._registry_generation)
+                return len(computed)
+
+            derived()
             changes = 0
             for op, name, index in ops:
                 if op == "register":
@@ -795,7 +851,11 @@ class RegistryPropertyTest(TestCase):
                     ],
                 )
                 self.assertEqual(di._registry_generation, generation + changes)
-                self.assertEqual(len(notified), changes)
+                # A cache keyed on the generation recomputes once per change.
+                derived()
+                derived()
+                self.assertEqual(len(computed), len(set(computed)))
+                self.assertEqual(computed[-1], di._registry_generation)
         finally:
             snapshot.restore()
 
@@ -881,10 +941,6 @@ DRIVER = """
         report["dynamo_after_package"] = "torch._dynamo" in sys.modules
         from torch._dynamo import device_interface as di
 
-        generations = []
-        di._register_registry_change_callback(
-            lambda: generations.append(di._registry_generation)
-        )
         PRELUDE
 
         def lookup(device):
@@ -899,7 +955,7 @@ DRIVER = """
             n for n, _ in di.get_registered_device_interfaces() if n.startswith("acc")
         ]
         report["privateuse1"] = [n for n, _ in di.get_interface_for_device__PrivateUse1()]
-        report["generations"] = list(generations)
+        report["generation"] = di._registry_generation
         # A registry change retries discovery; nothing is reported twice.
         class Unrelated(di.DeviceInterface):
             pass
@@ -1044,11 +1100,8 @@ class LazyDiscoveryTest(TestCase):
             report["adopted"],
             [True, True, True, "DeviceInterface", 2, False, False, None, None, [], False],
         )
-        # init_device_reg notified once, then discovery once (a subscriber that
-        # looks at the registry may run discovery while the first notification
-        # is delivered, so both calls can see the final generation).
-        self.assertEqual(len(report["generations"]), 2)
-        self.assertEqual(report["generations"][-1], 2)
+        # init_device_reg registered once, then discovery once.
+        self.assertEqual(report["generation"], 2)
         self.assertEqual(report["warnings"], [])
 
     def test_concurrent_first_lookups_discover_once(self):

@@ -183,8 +183,81 @@ print("consistent")
 """
 
 
+# Threads race the first lookup of a device whose get_device_interface() hook
+# is slow, looks the device up itself and registers from another thread.
+SLOW_HOOK = """
+import faulthandler, sys, threading, time, types
+faulthandler.dump_traceback_later(TIMEOUT, exit=True)
+
+import torch
+import torch._dynamo.device_interface as di
+
+torch.utils.rename_privateuse1_backend("acc")
+calls = []
+
+
+class AccInterface(di.DeviceInterface):
+    pass
+
+
+class Other(di.DeviceInterface):
+    pass
+
+
+def get_device_interface():
+    calls.append(threading.get_ident())
+    time.sleep(0.5)
+    try:
+        di.get_interface_for_device("acc")  # re-entry: answered at once
+        raise AssertionError("found during its own discovery")
+    except NotImplementedError:
+        pass
+    helper = threading.Thread(
+        target=di.register_interface_for_device, args=("acc_helper", Other)
+    )
+    helper.start()
+    helper.join()
+    return AccInterface
+
+
+module = types.ModuleType("torch_acc_runtime")
+module.get_device_interface = get_device_interface
+torch._register_device_module("acc", module)
+
+THREADS = 16
+start = threading.Barrier(THREADS)
+found, errors = [], []
+
+
+def first_lookup():
+    try:
+        start.wait()
+        found.append(di.get_interface_for_device("acc:0" if len(found) % 2 else "acc"))
+    except BaseException as err:
+        errors.append(err)
+
+
+threads = [threading.Thread(target=first_lookup) for _ in range(THREADS)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+assert not errors, errors
+assert len(calls) == 1, calls
+assert found == [AccInterface] * THREADS, found
+assert di.get_interface_for_device("acc_helper") is Other
+print("once")
+"""
+
+
 class RegistryConcurrencyTest(TestCase):
     TIMEOUT = 60
+
+    def test_racing_first_lookups_run_a_slow_hook_once(self):
+        proc = run_python(
+            f"TIMEOUT = {self.TIMEOUT}\n" + SLOW_HOOK, timeout=self.TIMEOUT + 30
+        )
+        self.assertIn("once", proc.stdout)
 
     def test_concurrent_registration_discovery_lookup_and_compile(self):
         proc = run_python(

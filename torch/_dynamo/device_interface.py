@@ -14,20 +14,16 @@ CPU, MPS, MTIA) through a common device interface. Key components include:
 The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
 
-The registry (``device_interfaces``) maps a device type name to its interface.
-The built-in types (``_BUILTIN_DEVICE_INIT_LIST``) are registered lazily by
-``init_device_reg()`` on first lookup; an out-of-tree backend renames
-PrivateUse1 and calls ``register_interface_for_device_PrivateUse1()``.
-
-Every registration increments ``_registry_generation`` and then, outside the
-registry lock, calls the callbacks subscribed with
-``_register_registry_change_callback()``; everything
-derived from the registry (``GPU_TYPES``, ``get_gpu_type()``, ``has_triton()``,
-device property caches, ...) subscribes, so registering after
-``torch._inductor`` was imported, or after a first compile, takes effect on the
-next compile.
+The registry (``device_interfaces``) maps a device type to its interface: the
+built-ins are registered by ``init_device_reg()`` on first lookup, an out-of-tree
+device by ``register_interface_for_device_PrivateUse1()`` or by ``_discover()``.
+Every registration, through any door (Inductor's included), increments
+``_registry_generation``; answers derived from the registry are
+``_registry_cache``s keyed on it. Through every door a later registration
+replaces an earlier one; only built-in device types are refused (``ValueError``).
 """
 
+import difflib
 import functools
 import importlib
 import inspect
@@ -228,10 +224,8 @@ class DeviceInterface:
         Triton is not available for the given device, or the default device if
         `device` is `None`.
 
-        The caller should ensure the presence of the 'triton' package, and check
-        `is_triton_capable()`, before calling this method.
-
-        Default: raises if the device is not Triton-capable.
+        The caller should ensure the presence of the 'triton' package before
+        calling this method.
         """
         from torch._dynamo.exc import TritonUnavailableError
 
@@ -240,8 +234,7 @@ class DeviceInterface:
                 "This device is not capable of supporting Triton"
             )
 
-        # A device that names its Triton backend needs it installed, unless
-        # Triton's interpreter runs the kernels (TRITON_INTERPRET=1).
+        # A named Triton backend must be installed, unless TRITON_INTERPRET=1.
         backend_name = cls.triton_backend_name()
         if backend_name is not None:
             import triton.backends
@@ -255,80 +248,34 @@ class DeviceInterface:
 
     @staticmethod
     def triton_backend_name() -> str | None:
-        """
-        Returns the name of the Triton backend that compiles and launches this
-        device's Triton kernels (its key in `triton.backends.backends`, as
-        registered by the backend's `triton.backends` entry point), or None.
-
-        With a name, Inductor hashes this device's kernels with that backend's
-        compiler and makes its driver Triton's active one before it compiles,
-        loads or launches them, so a process can hold kernels of several
-        devices whose Triton backends are all active. The backend must be
-        installed when a kernel is compiled, except under `TRITON_INTERPRET=1`,
-        where Triton's interpreter runs the kernels.
-
-        Default: None, the device's kernels use the driver Triton chooses for
-        the whole process (`triton.runtime.driver.active`). The in-tree
-        interfaces return None. Sampled at code generation of every Triton
-        kernel; the name is written into the generated kernel, so compile
-        subprocesses do not consult the interface.
-        """
+        """The device's key in `triton.backends.backends`, whose compiler and
+        driver Inductor uses for its kernels; default None, Triton's active
+        driver."""
         return None
 
     @staticmethod
     def is_gpu() -> bool:
-        """
-        Returns True if Inductor treats this device type as GPU-class: it is in
-        `torch._inductor.utils.GPU_TYPES` and in
-        `torch._inductor.runtime.benchmarking.GPU_BENCHMARK_DEVICE_TYPES`,
-        `is_gpu(device)` is True for it and GPU paths (Triton kernels, device
-        guards, the autotune subprocess pool, GPU benchmarks that name no
-        device) may pick it.
-
-        Default: False. A backend that never overrides it is treated like a
-        CPU-class device. Every in-tree interface states its value.
-        """
+        """Whether Inductor treats the device as GPU-class (`GPU_TYPES`, GPU
+        code paths). Default: False, CPU-class."""
         return False
 
     @staticmethod
     def supports_tma(device: torch.types.Device = None) -> bool:
-        """
-        Returns True if Triton kernels on `device` (default: the current
-        device) may use host-side TMA descriptors (Triton's tensor descriptor
-        and experimental descriptor APIs). Sampled by
-        `torch.utils._triton.has_triton_tma()` and the helpers it uses, for
-        cuda and for available out-of-tree devices, once per registry change.
-
-        Default: False. CUDA answers True from compute capability 9.0 on
-        (not on ROCm); every in-tree interface states its value.
-        """
+        """Whether Triton kernels on `device` may use host-side TMA
+        descriptors. Default: False."""
         return False
 
     @classmethod
     def exposes_streams(cls) -> bool:
-        """
-        Returns True if the device has streams that generated code must guard
-        and switch devices around (`torch._inductor.utils.device_need_guard`).
-
-        Default: True iff the interface overrides the `Stream` slot
-        (`cls.Stream is not DeviceInterface.Stream`): overriding
-        `Stream` with a `torch.Stream` subclass is the stream-support contract.
-        A backend may override this method to opt out (its `Stream` is a
-        placeholder) or in (it reuses the base `Stream` but has streams).
-        """
+        """Whether generated code must guard the device and its streams
+        (`device_need_guard`). Default: whether `Stream` is overridden."""
         return cls.Stream is not DeviceInterface.Stream
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
-        """
-        Returns the number of multiprocessors (SMs, compute units, cores) of
-        `device`, or of the current device if `device` is None. Inductor sizes
-        persistent kernels and decides `is_big_gpu` with it.
-
-        Default: `cls.get_device_properties(device).multi_processor_count`; if
-        the properties have no such field (or it is None), an `AttributeError`
-        says to override this method.
-        """
+        """The number of multiprocessors of `device` (default: current).
+        Default: `get_device_properties(device).multi_processor_count`, else an
+        `AttributeError` saying to override this method."""
         props = cls.get_device_properties(device)
         count = getattr(props, "multi_processor_count", None)
         if count is None:
@@ -344,139 +291,70 @@ class DeviceInterface:
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        """
-        Returns the name of the environment variable that restricts the devices
-        of this type a process sees (like `CUDA_VISIBLE_DEVICES`), or None.
-        Inductor's autotune subprocess pool reads it to list the devices to
-        benchmark on and sets it to pin each subprocess to one device.
-
-        Default: None, meaning "no pinning": subprocesses see every device, and
-        the pool uses `range(device_count())`. The in-tree GPU-class devices
-        (cuda, xpu, mtia, mps) return "CUDA_VISIBLE_DEVICES", the variable the
-        pool sets for whichever of them it runs on; cpu and tpu return None.
-        """
+        """The environment variable restricting the devices a process sees
+        (like `CUDA_VISIBLE_DEVICES`), used to pin autotune subprocesses.
+        Default: None, no pinning."""
         return None
 
     @classmethod
     def get_cache_system_info(cls) -> dict[str, object] | None:
-        """
-        Returns device metadata whose change must invalidate compiled artifacts
-        (e.g. runtime, driver and compiler versions, device name), as a
-        JSON-serializable dict, or None.
-
-        Called only when `is_available()` is True, when Inductor computes its
-        system identity (`CacheBase.get_system()`): once per process, and again
-        after the device registry changes. The result enters the FX graph cache
-        key.
-
-        Default: None, nothing device-specific enters the key (in-tree devices
-        also return None; CUDA's metadata is collected by the cache itself).
-        """
+        """JSON-serializable device metadata (versions, device name) that enters
+        the FX graph cache key; asked only if `is_available()`. Default: None."""
         return None
 
     @staticmethod
     def get_cpp_device_options(
         aot_mode: bool, compile_only: bool
     ) -> _CppDeviceOptions | None:
-        """
-        Returns the C++ build options of this device for Inductor's C++ builds
-        (`cpp_builder.get_cpp_torch_device_options`), as a 7-tuple of
-        `list[str]`: `(definitions, include_dirs, cflags, ldflags,
-        library_dirs, libraries, passthrough_args)`; or None. `aot_mode` is True
-        for AOTInductor, `compile_only` when the build produces an object file
-        that is linked later.
-
-        Consulted for device types that `cpp_builder` does not know, after a
-        callback from `cpp_builder.register_cpp_device_options()` and
-        `DeviceOpOverrides.get_cpp_torch_device_options()`. A tuple is the
-        device's options: `get_cpp_torch_device_options` returns it as it is,
-        without the library paths and custom op libraries it computes for other
-        devices (the compiler still gets torch's include directories).
-
-        Default: None, the device gets the generic options computed for any
-        device (torch's include and library paths, no device macros or
-        libraries).
-        """
+        """The device's C++ build options, `(definitions, include_dirs, cflags,
+        ldflags, library_dirs, libraries, passthrough_args)`, used as they are
+        (see `cpp_builder.get_cpp_torch_device_options` for the precedence).
+        Default: None, the generic options."""
         return None
 
     @staticmethod
     def get_cpp_optimization_flags(
         cflags: list[str], ldflags: list[str], min_optimize: bool
     ) -> tuple[list[str], list[str]] | None:
-        """
-        Adjusts the optimization flags of Inductor's C++ builds for this
-        device (`cpp_builder.CppTorchDeviceOptions(device_type=...)` and the
-        `device_type=` of the other option classes): receives the flags every
-        build gets, without their leading dash (`cflags` such as `"O3"`,
-        `"DNDEBUG"`, `"ffast-math"`, `"march=native"`; `ldflags`) and
-        `min_optimize` (True for builds that ask for less optimization, such
-        as AOTInductor's wrapper), and returns the `(cflags, ldflags)` to use
-        instead, or None to keep them. Called on every C++ build for the
-        device, after `config.aot_inductor` has chosen the flags; the result
-        enters the build command and so the compiled code's cache key. A
-        result that is not None or two lists of str fails the build with a
-        TypeError naming the device; an exception it raises fails the build.
-
-        Consulted for device types that are not built in; builds for
-        built-in devices (cpu included) never call it.
-
-        Default: None, the device's builds use the optimization flags of cpu
-        builds.
-        """
+        """The `(cflags, ldflags)` (without leading dashes) to use instead of
+        those given for the device's C++ builds (`min_optimize`: a build that
+        asks for less). Default: None, cpu's flags."""
         return None
 
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
     ) -> OrderedSet[BackendFeature]:
-        """
-        Returns the framework-wide capabilities of the device (of `device`, or
-        of the device type when None) as a new set of
-        `torch._inductor.codegen.common.BackendFeature` members; a member that
-        is absent means "not supported".
-
-        `BackendFeature` has two kinds of members. Codegen members (FOREACH,
-        SORT, TRITON_TEMPLATES, ...) describe what the device's Inductor
-        `Scheduling` generates; they are answered by
-        `Scheduling.get_backend_features()` and asked through
-        `get_backend_features()` / `V.graph.has_feature()`, never here.
-        Framework members describe the device itself and are answered here,
-        `GPU` (GPU-class, see `is_gpu()`) among them; each member's comment says
-        what it declares and who asks. The set is read through a probe
-        (`torch._inductor.utils._backend_features_of_interface`): an override
-        that raises or returns something other than a set of `BackendFeature`
-        members declares nothing (logged once). It is sampled again after
-        every change of the device registry.
-
-        Default: `{BackendFeature.GPU}` if `cls.is_gpu()`, else the empty set:
-        no framework capability beyond being GPU-class. Every in-tree interface
-        states its set. An override should extend
-        `super().backend_features(device)`, so that `GPU` stays in the set iff
-        `is_gpu()` is True (a mismatch is reported once and the device is
-        treated as GPU-class).
-        """
+        """The device's framework `BackendFeature` members, as a new set;
+        absent means "not supported". Default: `{GPU}` if `is_gpu()`, else
+        empty; an override should extend `super().backend_features(device)`."""
         if cls.is_gpu():
             return OrderedSet([BackendFeature.GPU])
         return OrderedSet()
 
-    #: Typed tensor classes of the device (like `torch.cuda.FloatTensor`) that
-    #: Dynamo keeps in the graph (`UserDefinedClassVariable._in_graph_classes`).
-    #: Default: none. (The `Stream` and `Event` classes of an out-of-tree
-    #: device are in-graph classes already.)
+    #: Typed tensor classes (like `torch.cuda.FloatTensor`) Dynamo keeps in
+    #: the graph. Default: none.
     dynamo_tensor_classes: tuple[type, ...] = ()
-    #: Runtime functions of the device (like `torch.cuda.is_available`) whose
-    #: result Dynamo constant-folds while tracing, without a guard: their value
-    #: must not change during the process. Default: none; the device module's
-    #: `is_available`, `device_count` and `get_device_properties` are folded
-    #: anyway (see `torch._dynamo.trace_rules._DEVICE_MODULE_DEFAULT_RULES`).
-    #: Example: `dynamo_constant_fold_fns = (torch.acc._C.device_count,)`.
+    #: Runtime functions whose value never changes in a process, which Dynamo
+    #: constant-folds without a guard. Default: none beyond the device module's.
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
-    #: Like `dynamo_constant_fold_fns`, but Dynamo guards on the value of a
-    #: call without arguments and recompiles when it changes (like
-    #: `torch.cuda.current_device`). Default: none; the device module's
-    #: `current_device` and `is_initialized` are folded with guards anyway.
-    #: Example: `(torch.acc._C.current_device,)`.
+    #: Like `dynamo_constant_fold_fns`, folded with a guard (like
+    #: `torch.cuda.current_device`). Default: none beyond the device module's.
     dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
+
+
+def _features(*features: BackendFeature) -> Any:
+    """A `backend_features` classmethod answering `features`, as a new set."""
+    return classmethod(lambda cls, device=None: OrderedSet(features))
+
+
+_GPU, _FOREACH, _FUSED = (
+    BackendFeature.GPU,
+    BackendFeature.FOREACH_KERNELS,
+    BackendFeature.FUSED_OPTIMIZER,
+)
+_CUDA_LIKE = (_GPU, BackendFeature.ONLINE_SOFTMAX, _FOREACH, _FUSED)
+_CUDA_LIKE += (BackendFeature.CAPTURABLE_OPTIMIZER, BackendFeature.HALF_PRECISION_FFT)
 
 
 class DeviceGuard:
@@ -586,9 +464,10 @@ class CudaInterface(DeviceInterface):
         torch.cuda.is_initialized,
     )
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return True
+    # Capabilities; triton_backend_name() is the default None (active driver).
+    is_gpu = staticmethod(lambda: True)
+    visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
+    backend_features = _features(*_CUDA_LIKE)
 
     @staticmethod
     def supports_tma(device: torch.types.Device = None) -> bool:
@@ -597,25 +476,6 @@ class CudaInterface(DeviceInterface):
             and torch.cuda.get_device_capability(device) >= (9, 0)
             and not torch.version.hip
         )
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet(
-            [
-                BackendFeature.GPU,
-                BackendFeature.ONLINE_SOFTMAX,
-                BackendFeature.FOREACH_KERNELS,
-                BackendFeature.FUSED_OPTIMIZER,
-                BackendFeature.CAPTURABLE_OPTIMIZER,
-                BackendFeature.HALF_PRECISION_FFT,
-            ]
-        )
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        return "CUDA_VISIBLE_DEVICES"
 
     # Can be mock patched by @patch decorator.
     @staticmethod
@@ -653,11 +513,6 @@ class CudaInterface(DeviceInterface):
                 raise TritonUnavailableError("triton not built with the 'amd' backend")
         elif "nvidia" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'nvidia' backend")
-
-    @staticmethod
-    def triton_backend_name() -> str | None:
-        # Triton's process-wide active driver.
-        return None
 
 
 get_mtia_stream: Callable[[int], int] | None
@@ -722,31 +577,11 @@ class MtiaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.mtia.memory_allocated)  # type: ignore[assignment]
     is_bf16_supported = staticmethod(torch.mtia.is_bf16_supported)  # type: ignore[arg-type]
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return True
-
-    @staticmethod
-    def supports_tma(device: torch.types.Device = None) -> bool:
-        return False
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet(
-            [
-                BackendFeature.GPU,
-                BackendFeature.FOREACH_KERNELS,
-                BackendFeature.FUSED_OPTIMIZER,
-            ]
-        )
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        # The autotune subprocess pool pins every in-tree GPU-class device
-        # with CUDA_VISIBLE_DEVICES.
-        return "CUDA_VISIBLE_DEVICES"
+    # Capabilities; triton_backend_name() is the default None (active driver).
+    is_gpu = staticmethod(lambda: True)
+    supports_tma = staticmethod(lambda device=None: False)
+    visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
+    backend_features = _features(_GPU, _FOREACH, _FUSED)
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
@@ -779,11 +614,6 @@ class MtiaInterface(DeviceInterface):
 
         if "mtia" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'mtia' backend")
-
-    @staticmethod
-    def triton_backend_name() -> str | None:
-        # Triton's process-wide active driver.
-        return None
 
 
 get_xpu_stream: Callable[[int], int] | None
@@ -857,34 +687,11 @@ class XpuInterface(DeviceInterface):
         torch.xpu.is_initialized,
     )
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return True
-
-    @staticmethod
-    def supports_tma(device: torch.types.Device = None) -> bool:
-        return False
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet(
-            [
-                BackendFeature.GPU,
-                BackendFeature.ONLINE_SOFTMAX,
-                BackendFeature.FOREACH_KERNELS,
-                BackendFeature.FUSED_OPTIMIZER,
-                BackendFeature.CAPTURABLE_OPTIMIZER,
-                BackendFeature.HALF_PRECISION_FFT,
-            ]
-        )
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        # The autotune subprocess pool pins every in-tree GPU-class device
-        # with CUDA_VISIBLE_DEVICES.
-        return "CUDA_VISIBLE_DEVICES"
+    # Capabilities; triton_backend_name() is the default None (active driver).
+    is_gpu = staticmethod(lambda: True)
+    supports_tma = staticmethod(lambda device=None: False)
+    visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
+    backend_features = _features(*_CUDA_LIKE)
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
@@ -921,11 +728,6 @@ class XpuInterface(DeviceInterface):
         if "intel" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'intel' backend")
 
-    @staticmethod
-    def triton_backend_name() -> str | None:
-        # Triton's process-wide active driver.
-        return None
-
 
 @dataclass
 class CpuDeviceProperties:
@@ -959,27 +761,11 @@ class CpuInterface(DeviceInterface):
     def is_available() -> bool:
         return True
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return False
-
-    @staticmethod
-    def supports_tma(device: torch.types.Device = None) -> bool:
-        return False
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet(
-            [
-                BackendFeature.FUSED_OPTIMIZER,
-            ]
-        )
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        return None
+    # Capabilities; triton_backend_name() is the default None (active driver).
+    is_gpu = staticmethod(lambda: False)
+    supports_tma = staticmethod(lambda device=None: False)
+    visible_devices_env = staticmethod(lambda: None)
+    backend_features = _features(_FUSED)
 
     @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:
@@ -1014,11 +800,6 @@ class CpuInterface(DeviceInterface):
         if "cpu" not in triton.backends.backends:
             raise TritonUnavailableError("triton not built with the 'cpu' backend")
 
-    @staticmethod
-    def triton_backend_name() -> str | None:
-        # Triton's process-wide active driver.
-        return None
-
 
 class MpsInterface(DeviceInterface):
     @staticmethod
@@ -1037,30 +818,11 @@ class MpsInterface(DeviceInterface):
     def is_available() -> bool:
         return torch.backends.mps.is_available()
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return True
-
-    @staticmethod
-    def supports_tma(device: torch.types.Device = None) -> bool:
-        return False
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet(
-            [
-                BackendFeature.GPU,
-                BackendFeature.FUSED_OPTIMIZER,
-            ]
-        )
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        # The autotune subprocess pool pins every in-tree GPU-class device
-        # with CUDA_VISIBLE_DEVICES.
-        return "CUDA_VISIBLE_DEVICES"
+    # Capabilities.
+    is_gpu = staticmethod(lambda: True)
+    supports_tma = staticmethod(lambda device=None: False)
+    visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
+    backend_features = _features(_GPU, _FUSED)
 
     @staticmethod
     def current_device() -> int:
@@ -1108,23 +870,11 @@ class TpuInterface(DeviceInterface):
     def is_available() -> bool:
         return has_torch_tpu()
 
-    @staticmethod
-    def is_gpu() -> bool:
-        return False
-
-    @staticmethod
-    def supports_tma(device: torch.types.Device = None) -> bool:
-        return False
-
-    @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        return OrderedSet()
-
-    @staticmethod
-    def visible_devices_env() -> str | None:
-        return None
+    # Capabilities.
+    is_gpu = staticmethod(lambda: False)
+    supports_tma = staticmethod(lambda device=None: False)
+    visible_devices_env = staticmethod(lambda: None)
+    backend_features = _features()
 
     @staticmethod
     def current_device() -> int:
@@ -1163,35 +913,26 @@ device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
 
 # Protects device_interfaces, _device_initialized, _registry_generation,
-# _registry_change_callbacks, the warned sets below and the device trace rules
-# (torch._dynamo.trace_rules): each registration validates and resolves first
-# (device_count(), discovery's imports and hooks), then publishes its entries
-# and increments the generation in one critical section. It is a leaf lock: no
-# import, no backend code, no registry-change callback and no other lock is
-# taken while it is held. Inductor's loader table has a lock of its own
-# (torch._inductor.codegen.common._backend_loader_lock), also a leaf: the two
-# are never held together, so there is no order to get wrong.
+# device_backend_loaders and the discovery state below. A leaf lock: no import,
+# no backend code and no other lock is taken while it is held.
 _device_registry_lock = threading.Lock()
-# Incremented by every change of the registry, see _notify_registry_change().
+# Notified on every registration and at the end of every discovery.
+_registry_changed = threading.Condition(_device_registry_lock)
+# Incremented by every registration through any door (Inductor's call
+# _bump_registry_generation()); caches of derived answers key on it.
 _registry_generation: int = 0
-_registry_change_callbacks: list[Callable[[], None]] = []
 
-# (PrivateUse1 name, registry generation, torch.<name> module) of the last
-# discovery attempt: lookups retry discovery only when one of them changed.
-_privateuse1_discovery_key: tuple[str, int, Any] | None = None
-# (PrivateUse1 name, registry generation, torch.<name> module) of the last time
-# a compile ran the device's Inductor backend loader to find its interface, see
-# _discover_privateuse1_interface_for_compile().
-_privateuse1_loader_key: tuple[str, int, Any] | None = None
-# Set in a thread while it runs discovery, so that the backend code discovery
-# runs does not start it again. Threads discover independently: none waits for
-# another (see _maybe_discover_privateuse1_interface()).
-_privateuse1_discovering = threading.local()
-# Failures already reported, so that each is reported once per process.
-_discovery_warned: set[tuple[str, str]] = set()
-
-# (interface, method) of the broken answers _safe_probe() has logged.
-_safe_probe_warned: set[tuple[Any, str]] = set()
+# Inductor backend loaders, by device type (register_device_backend_loader()).
+device_backend_loaders: dict[str, Callable[[], None]] = {}
+BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
+# (device, source) -> (generation, torch.<device>, raised) of a discovery source
+# that left the device without what it needed: skipped until one of them changes.
+_discovery_misses: dict[tuple[str, Any], tuple[int, Any, bool]] = {}
+# Device type -> the thread discovering it; thread -> the thread it waits for.
+_discovering: dict[str, int] = {}
+_discovery_waits: dict[int, int] = {}
+# Problems already reported (discovery, loaders, broken probe answers).
+_warned: set[Any] = set()
 
 
 def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
@@ -1224,73 +965,29 @@ def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
     return cached
 
 
+def _changed() -> None:
+    """Records a registration; the caller holds `_device_registry_lock`."""
+    global _registry_generation
+    _registry_generation += 1
+    _registry_changed.notify_all()
+
+
 def _bump_registry_generation() -> None:
-    """Records a change of a device's registration made outside this module
-    (Inductor's backend and overrides registries): every `_registry_cache`
-    recomputes."""
-    global _registry_generation
+    """Records a registration made outside this module (Inductor's backend,
+    overrides and loader doors): every `_registry_cache` recomputes."""
     with _device_registry_lock:
-        _registry_generation += 1
+        _changed()
 
 
-def _register_registry_change_callback(
-    callback: Callable[[], None],
-) -> Callable[[], None]:
-    """
-    Calls `callback()` after every change of the device interface registry:
-    each registration (explicit, PrivateUse1, discovered) and each
-    `init_device_reg()`. Returns `callback`, so it can be used as a decorator.
-
-    Whatever is derived from the registry subscribes and drops or refreshes its
-    derived state here, instead of keeping a snapshot. Callbacks run in the
-    registering thread after the registration is published, with no lock held:
-    they may read the registry (which may run PrivateUse1 discovery and deliver
-    a nested notification, so a callback must tolerate being re-entered), and
-    may run in two registering threads at once. When the registry changes while
-    callbacks run, they run again, so that the last to finish has seen the
-    latest registry.
-    """
+def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
     with _device_registry_lock:
-        if callback not in _registry_change_callbacks:
-            _registry_change_callbacks.append(callback)
-    return callback
-
-
-def _notify_registry_change() -> None:
-    """
-    Records a change of the registry: increments `_registry_generation`, then
-    runs the change callbacks (see `_run_registry_change_callbacks`). Called
-    without the registry lock held; a registration that publishes under the
-    lock increments the generation there and runs the callbacks after
-    releasing it.
-    """
-    global _registry_generation
-    with _device_registry_lock:
-        _registry_generation += 1
-    _run_registry_change_callbacks()
-
-
-def _run_registry_change_callbacks() -> None:
-    """
-    Calls every callback subscribed with `_register_registry_change_callback()`,
-    with no lock held, and again as long as the registry changed while they
-    ran. A callback that raises is logged; the others still run.
-    """
-    while True:
-        with _device_registry_lock:
-            generation = _registry_generation
-            callbacks = list(_registry_change_callbacks)
-        for callback in callbacks:
-            try:
-                callback()
-            except Exception:
-                log.warning(
-                    "Device registry change callback %s failed",
-                    getattr(callback, "__qualname__", callback),
-                    exc_info=True,
-                )
-        if _registry_generation == generation:
+        if key in _warned:
             return
+        _warned.add(key)
+    if logged:
+        log.warning("%s", message)
+    else:
+        warnings.warn(message, stacklevel=3)
 
 
 def _device_type(device: str | torch.device) -> str:
@@ -1298,11 +995,6 @@ def _device_type(device: str | torch.device) -> str:
     if isinstance(device, torch.device):
         return device.type
     return device.partition(":")[0]
-
-
-def _is_builtin_device(device: str | torch.device) -> bool:
-    """Whether `device` is of a type whose interface torch registers itself."""
-    return _device_type(device) in _BUILTIN_DEVICE_INIT_LIST
 
 
 def _check_device_interface(device: str, device_interface: Any) -> None:
@@ -1315,23 +1007,35 @@ def _check_device_interface(device: str, device_interface: Any) -> None:
             "not a DeviceInterface subclass; a device interface must be a "
             "subclass of torch._dynamo.device_interface.DeviceInterface"
         )
+    _check_hook_names(device_interface)
+
+
+def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
+    """Warns once per public attribute the backend's classes define that is no
+    DeviceInterface member but close to one: a misspelt hook is ignored."""
+    members = [name for name in dir(DeviceInterface) if not name.startswith("_")]
+    for klass in device_interface.__mro__:
+        if klass in DeviceInterface.__mro__ or klass.__module__ == __name__:
+            continue
+        for name in vars(klass):
+            if name.startswith("_") or name in members:
+                continue
+            close = difflib.get_close_matches(name, members, n=1, cutoff=0.85)
+            if close:
+                _warn_once(
+                    ("hook name", klass, name),
+                    f"{klass.__qualname__}.{name} is not a DeviceInterface member, "
+                    f"so it is never called; did you mean {close[0]}?",
+                )
 
 
 def register_interface_for_device(
     device: str | torch.device, device_interface: type[DeviceInterface]
 ) -> None:
     """
-    Registers `device_interface` for `device`: a `torch.device` under its type,
-    a string as given (so "<type>:<index>" aliases can be registered too).
-
-    Raises `TypeError` if `device_interface` is not a `DeviceInterface`
-    subclass, and `ValueError` for a built-in device type
-    (`_BUILTIN_DEVICE_INIT_LIST`): an out-of-tree backend renames PrivateUse1
-    and calls `register_interface_for_device_PrivateUse1()`.
-
-    Registration may happen at any time, also after `torch._inductor` was
-    imported or after a first compile: it notifies every cache derived from the
-    registry.
+    Registers `device_interface` for `device` (a `torch.device` under its type,
+    a string as given). Raises `TypeError` for a non-`DeviceInterface`, and
+    `ValueError` for a built-in device type (use a PrivateUse1 backend).
     """
     if isinstance(device, torch.device):
         device = device.type
@@ -1341,7 +1045,6 @@ def register_interface_for_device(
             "device must be a str or a torch.device"
         )
     _check_device_interface(device, device_interface)
-    global _registry_generation
     with _device_registry_lock:
         if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
             raise ValueError(
@@ -1353,8 +1056,7 @@ def register_interface_for_device(
                 "register_interface_for_device_PrivateUse1()."
             )
         device_interfaces[device] = device_interface
-        _registry_generation += 1
-    _run_registry_change_callbacks()
+        _changed()
 
 
 def _privateuse1_names(name: str, device_interface: type[DeviceInterface]) -> list[str]:
@@ -1385,16 +1087,12 @@ def _register_privateuse1(
     device_interface: type[DeviceInterface],
     *,
     discovered: bool = False,
-) -> bool:
-    """Publishes `device_interface` under `names`, then notifies. A discovered
-    interface never replaces a registered one (explicit registration takes
-    precedence); returns whether it was published."""
-    global _registry_generation
+) -> None:
+    """Publishes `device_interface` under `names` (replacing stale aliases); a
+    discovered interface never replaces a registered one."""
     with _device_registry_lock:
         if discovered and name in device_interfaces:
-            return False
-        # Replace the aliases of an earlier registration (it may have counted
-        # more devices); a lookup never finds the name missing meanwhile.
+            return
         stale = [
             key
             for key in device_interfaces
@@ -1403,26 +1101,16 @@ def _register_privateuse1(
         device_interfaces.update(dict.fromkeys(names, device_interface))
         for key in stale:
             del device_interfaces[key]
-        _registry_generation += 1
-    _run_registry_change_callbacks()
-    return True
+        _changed()
 
 
 def register_interface_for_device_PrivateUse1(
     device_interface: type[DeviceInterface],
 ) -> None:
     """
-    Registers `device_interface` for the PrivateUse1 backend under its current
-    name (`torch._C._get_privateuse1_backend_name()`, see
-    `torch.utils.rename_privateuse1_backend`) and under "<name>:<i>" for each
-    of its `device_interface.device_count()` devices.
-
-    Raises `TypeError` if `device_interface` is not a `DeviceInterface`
-    subclass, and `RuntimeError`, registering nothing, if its `device_count()`
-    fails. An explicit registration takes precedence over lazy discovery
-    (the `get_device_interface()` hook of the device module and the
-    `torch_<name>._dynamo.device_interface` module). Like every registration,
-    it may happen at any time.
+    Registers `device_interface` under the PrivateUse1 backend's current name
+    and "<name>:<i>" per device. Raises `TypeError` for a non-`DeviceInterface`
+    and `RuntimeError`, registering nothing, if its `device_count()` fails.
     """
     name = torch._C._get_privateuse1_backend_name()
     _check_device_interface(name, device_interface)
@@ -1431,213 +1119,286 @@ def register_interface_for_device_PrivateUse1(
 
 
 def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
-    key = (source, problem)
-    with _device_registry_lock:
-        if key in _discovery_warned:
-            return
-        _discovery_warned.add(key)
-    warnings.warn(
+    _warn_once(
+        ("discovery", source, problem),
         f"Skipping {source} while looking for the DeviceInterface of the "
         f"PrivateUse1 device '{name}': {problem}. Fix it, or register the "
         "interface with torch._dynamo.device_interface."
         "register_interface_for_device_PrivateUse1().",
-        stacklevel=2,
     )
 
 
-def _interface_from_device_module_hook(
-    name: str, device_module: Any
-) -> tuple[type[DeviceInterface], str] | None:
-    if device_module is None:
-        return None
-    source = f"torch.{name}.get_device_interface()"
-    try:
-        hook = getattr(device_module, "get_device_interface", None)
-        if hook is None:
-            return None
-        device_interface = hook()
-    except Exception as err:
-        _warn_discovery_failure(name, source, f"it raised {type(err).__name__}: {err}")
-        return None
+def _register_discovered(name: str, source: str, found: Any) -> None:
     if name in device_interfaces:
-        # The hook registered the interface explicitly.
-        return None
-    if not (
-        isinstance(device_interface, type)
-        and issubclass(device_interface, DeviceInterface)
-    ):
+        return  # the backend's code registered it explicitly
+    if not (isinstance(found, type) and issubclass(found, DeviceInterface)):
         _warn_discovery_failure(
             name,
             source,
-            f"it returned {device_interface!r}, which is not a DeviceInterface "
-            "subclass; expected a subclass of "
-            "torch._dynamo.device_interface.DeviceInterface",
+            f"it returned {found!r}, which is not a DeviceInterface subclass; "
+            "expected a subclass of torch._dynamo.device_interface.DeviceInterface",
         )
+        return
+    _check_hook_names(found)
+    names = [name]
+    if not _is_base_default(found, "device_count"):
+        try:
+            names = _privateuse1_names(name, found)
+        except RuntimeError as err:
+            _warn_discovery_failure(name, source, str(err))
+            return
+    _register_privateuse1(name, names, found, discovered=True)
+
+
+def _from_device_module_hook(name: str) -> str | None:
+    hook = getattr(getattr(torch, name, None), "get_device_interface", None)
+    if hook is None:
         return None
-    return device_interface, source
+    source = f"torch.{name}.get_device_interface()"
+    try:
+        found = hook()
+    except Exception as err:
+        _warn_discovery_failure(name, source, f"it raised {type(err).__name__}: {err}")
+        return source
+    _register_discovered(name, source, found)
+    return source
 
 
-def _interface_from_convention_module(
-    name: str,
-) -> tuple[type[DeviceInterface], str] | None:
+def _from_convention_module(name: str) -> str | None:
     module_name = f"torch_{name}._dynamo.device_interface"
     try:
         module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        # Absent (the module or one of its parents does not exist) is silent;
-        # a missing import inside the backend's code is a failure.
-        if err.name is not None and (
-            module_name == err.name or module_name.startswith(err.name + ".")
-        ):
-            return None
-        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
-        return None
     except Exception as err:
-        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
-        return None
-    if name in device_interfaces:
-        # The module registered the interface explicitly.
-        return None
+        # An absent module (or parent) is silent; a failing import is not.
+        absent = isinstance(err, ModuleNotFoundError) and (
+            err.name is not None
+            and (module_name == err.name or module_name.startswith(err.name + "."))
+        )
+        if not absent:
+            _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
+        return None if absent else module_name
     source = f"{module_name}.DeviceInterface"
     cls = getattr(module, "DeviceInterface", None)
+    if name in device_interfaces:
+        return source
     if not isinstance(cls, type):
         _warn_discovery_failure(name, source, f"it is {cls!r}, expected a class")
-        return None
-    if issubclass(cls, DeviceInterface):
-        return cls, source
-    # The class need not inherit from DeviceInterface (so that the backend never
-    # imports torch._dynamo); adopt it, so that every default applies.
-    try:
-        adopted = type(
-            cls.__name__, (cls, DeviceInterface), {"__module__": cls.__module__}
-        )
-    except TypeError as err:
-        _warn_discovery_failure(
-            name, source, f"it cannot be combined with DeviceInterface: {err}"
-        )
-        return None
-    return adopted, source
+        return source
+    if not issubclass(cls, DeviceInterface):
+        # Adopted, so that a backend need not import torch._dynamo.
+        try:
+            cls = type(cls.__name__, (cls, DeviceInterface), {"__module__": cls.__module__})
+        except TypeError as err:
+            _warn_discovery_failure(
+                name, source, f"it cannot be combined with DeviceInterface: {err}"
+            )
+            return source
+    _register_discovered(name, source, cls)
+    return source
 
 
-def _discover_privateuse1_interface(name: str, device_module: Any) -> None:
-    """
-    Finds and registers the interface of the PrivateUse1 device `name` that
-    was not registered explicitly. Sources, in order of precedence:
-
-    1. the hook `torch.<name>.get_device_interface()` of the device module,
-       returning a `DeviceInterface` subclass;
-    2. the module `torch_<name>._dynamo.device_interface`, whose attribute
-       `DeviceInterface` is a class. It need not inherit from any torch class
-       (so that the backend's package never imports `torch._dynamo`): it is
-       adopted into a generated `DeviceInterface` subclass, so every default
-       applies.
-
-    The first that works is registered as by
-    `register_interface_for_device_PrivateUse1()`. An absent source (no hook;
-    no `torch_<name>`, `torch_<name>._dynamo` or
-    `torch_<name>._dynamo.device_interface` module) is skipped silently. A
-    broken one (the hook raises or returns something else; the module raises
-    on import or its `DeviceInterface` is not a class; `device_count()` fails)
-    is skipped with one warning. An interface that does not implement
-    `device_count()` is registered under `name` alone. Runs without the
-    registry lock held (it imports and calls the backend's code); what it
-    finds is published under it, unless an interface was registered meanwhile.
-    """
-    sources: tuple[Callable[[], tuple[type[DeviceInterface], str] | None], ...] = (
-        lambda: _interface_from_device_module_hook(name, device_module),
-        lambda: _interface_from_convention_module(name),
+def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
+    return RuntimeError(
+        f"Could not load the Inductor backend of device '{device}' from "
+        f"{source}: {problem}. Fix the backend package, or register the backend "
+        "with torch._inductor.codegen.common.register_backend_for_device"
+        f"('{device}', ...) before compiling."
     )
-    for find in sources:
-        found = find()
-        if name in device_interfaces:
-            # Registered explicitly by the backend's code that was run.
-            return
-        if found is None:
-            continue
-        device_interface, source = found
-        if _is_base_default(device_interface, "device_count"):
-            # Without device_count() the device type alone is registered;
-            # "<name>:<i>" resolves to it (see get_interface_for_device).
-            names = [name]
-        else:
-            try:
-                names = _privateuse1_names(name, device_interface)
-            except RuntimeError as err:
-                _warn_discovery_failure(name, source, str(err))
+
+
+def _run_loader(device: str, source: str, loader: Callable[[], None]) -> str:
+    try:
+        loader()
+    except Exception as err:
+        raise _backend_load_error(
+            device, source, f"it raised {type(err).__name__}: {err}"
+        ) from err
+    return source
+
+
+def _from_registered_loader(device: str) -> str | None:
+    loader = device_backend_loaders.get(device)
+    if loader is None:
+        return None
+    name = getattr(loader, "__qualname__", None) or repr(loader)
+    source = f"the loader {name} given to register_device_backend_loader()"
+    return _run_loader(device, source, loader)
+
+
+def _from_entry_point(device: str) -> str | None:
+    from importlib.metadata import entry_points
+
+    group = BACKEND_ENTRY_POINT_GROUP
+    found = [ep for ep in entry_points(group=group) if ep.name == device]
+    if not found:
+        return None
+    origins = [
+        f"'{ep.name} = {ep.value}' of distribution "
+        f"'{ep.dist.name if ep.dist is not None else '?'}'"
+        for ep in found
+    ]
+    if len({ep.value for ep in found}) > 1:
+        raise _backend_load_error(
+            device,
+            f"the {group} entry points",
+            "more than one distribution provides it (" + "; ".join(origins) + "); "
+            "uninstall all but one",
+        )
+    source = f"the {group} entry point {origins[0]}"
+    try:
+        loader = found[0].load()
+    except Exception as err:
+        raise _backend_load_error(
+            device, source, f"loading it raised {type(err).__name__}: {err}"
+        ) from err
+    if not callable(loader):
+        raise _backend_load_error(
+            device, source, f"it refers to {loader!r}, which is not callable"
+        )
+    return _run_loader(device, source, loader)
+
+
+def _from_inductor_backend_init(device: str) -> str | None:
+    hook = getattr(getattr(torch, device, None), "_inductor_backend_init", None)
+    if hook is None:
+        return None
+    if not callable(hook):
+        raise _backend_load_error(
+            device,
+            f"torch.{device}._inductor_backend_init",
+            f"it is {hook!r}, which is not callable",
+        )
+    return _run_loader(device, f"torch.{device}._inductor_backend_init()", hook)
+
+
+# (source, is an Inductor backend loader, for any device or PrivateUse1 only),
+# in the order of precedence of _discover().
+_DISCOVERY_SOURCES = (
+    (_from_device_module_hook, False, False),
+    (_from_convention_module, False, False),
+    (_from_registered_loader, True, True),
+    (_from_entry_point, True, True),
+    (_from_inductor_backend_init, True, False),
+)
+_LOADERS = (_from_registered_loader, _from_entry_point, _from_inductor_backend_init)
+
+
+def _waits_for(thread: int, other: int) -> bool:
+    """Whether `thread` waits, directly or not, for `other`'s discovery."""
+    while thread in _discovery_waits:
+        thread = _discovery_waits[thread]
+        if thread == other:
+            return True
+    return False
+
+
+def _discover(
+    device: str, satisfied: Callable[[], bool] | None = None, *, strict: bool = False
+) -> bool:
+    """
+    The one discovery path of an out-of-tree `device`, after explicit
+    registration: for the PrivateUse1 device `torch.<name>.get_device_interface()`,
+    then `torch_<name>._dynamo.device_interface`, while it has no interface; then,
+    given `satisfied` (the caller's need, e.g. an Inductor backend), until it
+    holds: the `register_device_backend_loader` loader, the
+    `torch_inductor_backends` entry point, `torch.<name>._inductor_backend_init()`.
+
+    A source that leaves the need unmet is skipped until the registry changes
+    (a loader that registered nothing warns once). A loader that raises makes a
+    `strict` call raise a RuntimeError naming device and loader, chained (and
+    runs again on the next strict call); otherwise it is logged once. Backend
+    code runs with no lock held, one thread per device: the others wait for it,
+    unless they are that thread or it waits for them. Returns False if so.
+    """
+    privateuse1 = device == torch._C._get_privateuse1_backend_name()
+    module = getattr(torch, device, None) if isinstance(device, str) else None
+
+    def todo() -> list[Callable[[str], str | None]]:
+        found = []
+        for find, loader, any_device in _DISCOVERY_SOURCES:
+            if loader:
+                met = satisfied is None or satisfied()
+            else:
+                met = device in device_interfaces
+            miss = _discovery_misses.get((device, find))
+            if met or not (any_device or privateuse1):
                 continue
-        _register_privateuse1(name, names, device_interface, discovered=True)
-        return
+            if miss is None or miss[:2] != (_registry_generation, module) or (
+                strict and miss[2]
+            ):
+                found.append(find)
+        return found
 
-
-def _maybe_discover_privateuse1_interface() -> None:
-    """
-    Runs PrivateUse1 discovery if the backend was renamed and has no interface
-    yet, at most once per (backend name, registry generation, `torch.<name>`
-    module), so that lookups do not retry an import on every call.
-
-    Discovery runs with no lock held and waits for no other thread: threads
-    whose first lookups race each discover, the first interface published wins
-    (see `_register_privateuse1`), and all of them then answer with it. Python's
-    import lock serialises their imports of the same module. So a backend
-    module that registers, or looks up, from another thread while it is being
-    imported cannot hang. Backend code run by discovery that looks up the
-    device again is answered from the registry as it is.
-    """
-    global _privateuse1_discovery_key
-    name = torch._C._get_privateuse1_backend_name()
-    if name == "privateuseone" or name in device_interfaces:
-        return
-    device_module = getattr(torch, name, None)
-    key = (name, _registry_generation, device_module)
-    if _privateuse1_discovery_key == key:
-        return
-    if getattr(_privateuse1_discovering, "active", False):
-        # Re-entered from the backend code that discovery runs.
-        return
-    _privateuse1_discovering.active = True
+    if device in _BUILTIN_DEVICE_INIT_LIST or not todo():
+        return True
+    me = threading.get_ident()
+    with _registry_changed:
+        while (owner := _discovering.get(device)) is not None:
+            if owner == me or _waits_for(owner, me):
+                return False
+            _discovery_waits[me] = owner
+            _registry_changed.wait()
+            del _discovery_waits[me]
+            if not todo():
+                return True
+        _discovering[device] = me
     try:
-        _discover_privateuse1_interface(name, device_module)
+        for find in todo():
+            if find not in todo():
+                continue  # satisfied by an earlier source
+            generation, raised = _registry_generation, False
+            try:
+                source = find(device)
+            except RuntimeError as err:
+                if strict:
+                    raise
+                raised, source = True, None
+                _warn_once(("loader", device, str(err)), str(err), logged=True)
+            if find not in todo():
+                continue
+            if source and generation == _registry_generation and find in _LOADERS:
+                _warn_once(
+                    ("loader", device, source),
+                    f"The Inductor backend loader of device '{device}', {source}, "
+                    f"returned without registering a backend for '{device}' with "
+                    "register_backend_for_device(). Compiles that need the device "
+                    "fail until a registration makes them run it again.",
+                )
+            with _device_registry_lock:
+                _discovery_misses[(device, find)] = (_registry_generation, module, raised)
     finally:
-        _privateuse1_discovering.active = False
-    # Keyed by the generation before discovery: a registration meanwhile
-    # (another device's, say) makes the next lookup look again.
-    _privateuse1_discovery_key = key
+        with _registry_changed:
+            del _discovering[device]
+            _registry_changed.notify_all()
+    return True
 
 
-def _discover_privateuse1_interface_for_compile() -> None:
+def register_device_backend_loader(device: str, loader: Callable[[], None]) -> None:
     """
-    The discovery a compile runs before it needs the PrivateUse1 device's
-    interface: `_maybe_discover_privateuse1_interface()`, then, if the device
-    still has none, the device's Inductor backend loader (the loader table of
-    `torch._inductor.codegen.common.init_backend_registration`), which may
-    register the interface along with the backend. So Dynamo and Inductor
-    share one discovery path, and a backend that registers its interface only
-    in its loader (`register_device_backend_loader`, a `torch_inductor_backends`
-    entry point, `torch.<name>._inductor_backend_init()`) is found by the first
-    compile.
-
-    Imports Inductor only for a renamed PrivateUse1 device that has no
-    interface, and runs the loader at most once per (name, registry
-    generation, `torch.<name>` module), as discovery does. A probe: a loader
-    that raises is logged, and the Inductor compile that needs the device runs
-    it again and fails with its error.
+    Registers `loader`, a no-argument callable that registers the Inductor
+    backend of the out-of-tree device type `device`, run by the first compile
+    that needs it (see `_discover` for the order and rule of all loaders).
+    Replaces an earlier loader. Raises `ValueError` for an in-tree or indexed
+    device type and `TypeError` for a loader that is not callable.
     """
-    global _privateuse1_loader_key
-    _lazy_init_device_reg()
-    _maybe_discover_privateuse1_interface()
-    name = torch._C._get_privateuse1_backend_name()
-    if name == "privateuseone" or name in device_interfaces:
-        return
-    key = (name, _registry_generation, getattr(torch, name, None))
-    if _privateuse1_loader_key == key:
-        return
-    _privateuse1_loader_key = key
-    from torch._inductor.codegen.common import init_backend_registration
-
-    try:
-        init_backend_registration((name,))
-    except RuntimeError as err:
-        log.warning("%s", err)
+    if not isinstance(device, str) or not device or ":" in device:
+        raise ValueError(
+            f"register_device_backend_loader() expects a device type such as "
+            f"'{torch._C._get_privateuse1_backend_name()}', got {device!r}"
+        )
+    if device in _BUILTIN_DEVICE_INIT_LIST:
+        raise ValueError(
+            f"'{device}' is an in-tree device type; its Inductor backend is "
+            "registered by torch and cannot be given a loader"
+        )
+    if not callable(loader):
+        raise TypeError(
+            f"The Inductor backend loader of device '{device}' must be callable, "
+            f"got {loader!r}"
+        )
+    with _device_registry_lock:
+        device_backend_loaders[device] = loader
+        _changed()
 
 
 def _lazy_init_device_reg() -> None:
@@ -1645,14 +1406,24 @@ def _lazy_init_device_reg() -> None:
         _init_device_reg(lazy=True)
 
 
+def _discover_privateuse1(*, loaders: bool = False) -> None:
+    """`_discover` for the PrivateUse1 device's interface; with `loaders`, as a
+    compile does, also from its Inductor backend loaders (a probe)."""
+    name = torch._C._get_privateuse1_backend_name()
+    if name != "privateuseone" and name not in device_interfaces:
+        _discover(name, (lambda: name in device_interfaces) if loaders else None)
+
+
+def _discover_privateuse1_interface_for_compile() -> None:
+    _lazy_init_device_reg()
+    _discover_privateuse1(loaders=True)
+
+
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
     """
-    Returns the interface registered for `device` (a `torch.device`, a device
-    type, or "<type>:<index>"). For an out-of-tree type, an index that has no
-    alias of its own resolves to its type; built-in names resolve through
-    their registered aliases only. The
-    PrivateUse1 device's interface is discovered lazily if it was not
-    registered (see `_discover_privateuse1_interface`). Raises
+    Returns the interface of `device` (a `torch.device`, a type or
+    "<type>:<index>"; an out-of-tree index without an alias resolves to its
+    type), discovering the PrivateUse1 device's if needed. Raises
     `NotImplementedError` for an unknown device.
     """
     if isinstance(device, torch.device):
@@ -1665,35 +1436,28 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
     device_type = _device_type(device) if isinstance(device, str) else device
     if device_type in _BUILTIN_DEVICE_INIT_LIST:
         raise NotImplementedError(f"No interface for device {device}")
+    if isinstance(device_type, str):
+        _discover(device_type)
     if device_type in device_interfaces:
         return device_interfaces[device_type]
-    if device_type == torch._C._get_privateuse1_backend_name():
-        _maybe_discover_privateuse1_interface()
-        if device_type in device_interfaces:
-            return device_interfaces[device_type]
     raise NotImplementedError(f"No interface for device {device}")
 
 
 def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterface]]]:
-    """
-    Returns a live view of the registry: (name, interface) for every device
-    type and "<type>:<index>" alias, after running pending PrivateUse1
-    discovery.
-    """
+    """A live view of the registry (types and "<type>:<index>" aliases), after
+    discovering the PrivateUse1 device's interface if needed."""
     _lazy_init_device_reg()
-    _maybe_discover_privateuse1_interface()
+    _discover_privateuse1()
     return device_interfaces.items()
 
 
 def get_interface_for_device__PrivateUse1() -> Iterator[
     tuple[str, type[DeviceInterface]]
 ]:
-    """
-    Returns an iterator over (name, interface) of the registered out-of-tree
-    device types: no built-in types, no "<type>:<index>" aliases.
-    """
+    """(name, interface) of the registered out-of-tree device types: no
+    built-in types, no "<type>:<index>" aliases."""
     _lazy_init_device_reg()
-    _maybe_discover_privateuse1_interface()
+    _discover_privateuse1()
     return iter(
         [
             (name, device_interface)
@@ -1704,18 +1468,14 @@ def get_interface_for_device__PrivateUse1() -> Iterator[
 
 
 def init_device_reg() -> None:
-    """
-    Registers the built-in interfaces (cuda, xpu and mtia with a
-    "<type>:<index>" alias per device, then cpu, mps and tpu), notifies
-    once, then runs PrivateUse1 discovery. Runs lazily on the first lookup.
-    """
+    """Registers the built-in interfaces (cuda, xpu and mtia with a
+    "<type>:<index>" alias per device, then cpu, mps and tpu), then discovers
+    the PrivateUse1 device's. Runs lazily on the first lookup."""
     _init_device_reg(lazy=False)
 
 
 def _init_device_reg(*, lazy: bool) -> None:
-    """`init_device_reg()`; when `lazy`, publishes nothing if another thread
-    initialised the registry meanwhile."""
-    global _device_initialized, _registry_generation
+    global _device_initialized
     # Resolved outside the lock: counting devices calls into their runtimes.
     builtins: dict[str, type[DeviceInterface]] = {}
     for device, device_interface, device_module in (
@@ -1728,15 +1488,11 @@ def _init_device_reg(*, lazy: bool) -> None:
             builtins[f"{device}:{i}"] = device_interface
     builtins.update(cpu=CpuInterface, mps=MpsInterface, tpu=TpuInterface)
     with _device_registry_lock:
-        published = not (lazy and _device_initialized)
-        if published:
+        if not (lazy and _device_initialized):
             device_interfaces.update(builtins)
             _device_initialized = True
-            _registry_generation += 1
-    # Discovery first: what it registers is announced with the built-ins.
-    _maybe_discover_privateuse1_interface()
-    if published:
-        _run_registry_change_callbacks()
+            _changed()
+    _discover_privateuse1()
 
 
 def _is_base_default(device_interface: Any, method: str) -> bool:
@@ -1757,16 +1513,9 @@ def _safe_probe(
     **kwargs: Any,
 ) -> Any:
     """
-    Returns `device_interface.<method>(*args, **kwargs)` for a capability query
-    that must not fail (probes are total), or `default` when the answer
-    is absent or broken: a broken out-of-tree interface counts as lacking the
-    capability instead of failing the compile.
-
-    A `NotImplementedError` from `DeviceInterface`'s own default means "absent"
-    and is silent. Any other exception (an override that raises, a missing
-    attribute) means "broken": logged once per (interface, method). When
-    `default` is a bool the method is a predicate; an answer that is not a
-    bool or an int is broken too, and an int answer is returned as a bool.
+    `device_interface.<method>(*args, **kwargs)` for a query that must not fail,
+    or `default` if the method is absent (DeviceInterface's NotImplementedError,
+    silent) or broken (raises, or a predicate's answer is no bool/int; logged once).
     """
     try:
         result = getattr(device_interface, method)(*args, **kwargs)
@@ -1775,18 +1524,13 @@ def _safe_probe(
             isinstance(err, NotImplementedError)
             and _is_base_default(device_interface, method)
         ):
-            _warn_broken_probe(
-                device_interface,
-                method,
-                f"raised {type(err).__name__}: {err}",
-                default,
-            )
+            problem = f"raised {type(err).__name__}: {err}"
+            _warn_broken_probe(device_interface, method, problem, default)
         return default
     if isinstance(default, bool):
         if not isinstance(result, int):
-            _warn_broken_probe(
-                device_interface, method, f"returned {result!r}, not a bool", default
-            )
+            problem = f"returned {result!r}, not a bool"
+            _warn_broken_probe(device_interface, method, problem, default)
             return default
         return bool(result)
     return result
@@ -1795,19 +1539,6 @@ def _safe_probe(
 def _warn_broken_probe(
     device_interface: Any, method: str, problem: str, default: Any
 ) -> None:
-    try:
-        key = (device_interface, method)
-        hash(key)
-    except TypeError:
-        key = (id(device_interface), method)
-    with _device_registry_lock:
-        if key in _safe_probe_warned:
-            return
-        _safe_probe_warned.add(key)
-    log.warning(
-        "%s.%s() %s; treating it as %r",
-        getattr(device_interface, "__name__", repr(device_interface)),
-        method,
-        problem,
-        default,
-    )
+    name = getattr(device_interface, "__name__", repr(device_interface))
+    message = f"{name}.{method}() {problem}; treating it as {default!r}"
+    _warn_once(("probe", id(device_interface), method), message, logged=True)

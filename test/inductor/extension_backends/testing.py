@@ -43,8 +43,8 @@ class RegistrySnapshot:
 
     ``restore()`` puts every registry back into the state it had when the
     snapshot was taken (in place, so module-level aliases stay valid), clears
-    the caches computed from them and sends a registry-change notification (the
-    generation counter is not rolled back).  Registries that a later version of
+    the caches not keyed on the registry's generation and moves the generation
+    on (it is never rolled back).  Registries that a later version of
     the series adds are picked up by name when present.
     """
 
@@ -59,8 +59,7 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
         ("torch._dynamo.trace_rules", "_device_trace_rules"),
         ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
-        ("torch._inductor.codegen.common", "device_backend_loaders"),
-        ("torch._inductor.codegen.common", "_backend_load_attempts"),
+        ("torch._dynamo.device_interface", "device_backend_loaders"),
         ("torch._inductor.device_operator_policy", "_device_operator_policies"),
         ("torch._subclasses.fake_tensor", "_device_fake_impls"),
         ("torch._inductor.lowering", "user_lowerings"),
@@ -69,27 +68,19 @@ class RegistrySnapshot:
     LISTS: list[tuple[str, str]] = []
     #: (module, attribute) of every set registry.
     SETS = [
-        ("torch._dynamo.device_interface", "_discovery_warned"),
-        ("torch._dynamo.device_interface", "_safe_probe_warned"),
+        ("torch._dynamo.device_interface", "_warned"),
         ("torch._dynamo.trace_rules", "_interface_slots_warned"),
-        ("torch._inductor.codegen.common", "_backend_load_warned"),
     ]
     #: (module, attribute) of every module-level flag.
     FLAGS = [
         ("torch._dynamo.device_interface", "_device_initialized"),
         ("torch._inductor.codegen.common", "_device_op_overrides_initialized"),
     ]
-    #: (module, attribute) of every callback list.  Restoring drops the callbacks
-    #: a test subscribed, but keeps those of torch modules first imported during
-    #: the test (they subscribe once, at import, and would never again).
-    CALLBACKS = [
-        ("torch._dynamo.device_interface", "_registry_change_callbacks"),
-    ]
-    #: (module, function) called last by restore() to announce the change.
-    NOTIFY = ("torch._dynamo.device_interface", "_notify_registry_change")
+    #: (module, function) called last by restore(): moves the registry's
+    #: generation, so that every cache derived from the registry recomputes.
+    NOTIFY = ("torch._dynamo.device_interface", "_bump_registry_generation")
     #: (module, attribute) of every function whose cache derives from a registry
-    #: and is not dropped by the registry's change notification (everything
-    #: Inductor and Dynamo derive from the device registry is).
+    #: and is not keyed on the registry's generation.
     CACHED = [
         ("torch._inductor.codegen.common", "_init_builtin_backend_registration"),
     ]
@@ -112,8 +103,8 @@ class RegistrySnapshot:
         init_backend_registration(())
         get_device_op_overrides("cpu")
         keys = (
-            self.DICTS + self.LISTS + self.SETS + self.FLAGS + self.CALLBACKS
-            + self.CACHED + [self.NOTIFY]
+            self.DICTS + self.LISTS + self.SETS + self.FLAGS + self.CACHED
+            + [self.NOTIFY]
         )
         self._modules = {}
         for name, _ in keys:
@@ -126,7 +117,6 @@ class RegistrySnapshot:
         self._lists = {key: list(self._get(key)) for key in self.LISTS if key in present}
         self._sets = {key: set(self._get(key)) for key in self.SETS if key in present}
         self._flags = {key: self._get(key) for key in self.FLAGS if key in present}
-        self._callbacks = {key: list(self._get(key)) for key in self.CALLBACKS if key in present}
         self._cached = [key for key in self.CACHED if key in present]
 
     def _get(self, key: tuple[str, str]):
@@ -146,13 +136,6 @@ class RegistrySnapshot:
             live.update(saved)
         for (module, attr), saved in self._flags.items():
             setattr(self._modules[module], attr, saved)
-        for key, saved in self._callbacks.items():
-            live = self._get(key)
-            live[:] = [
-                callback
-                for callback in live
-                if callback in saved or _defined_in_torch(callback)
-            ]
         for key in self._cached:
             self._get(key).cache_clear()
         # The registry changed: every cache derived from it refreshes, and the
@@ -166,16 +149,6 @@ class RegistrySnapshot:
         snapshot = cls()
         testcase.addCleanup(snapshot.restore)
         return snapshot
-
-
-def _defined_in_torch(callback) -> bool:
-    """Whether ``callback`` belongs to a torch module; a builtin method such as
-    ``functools.cache``'s ``cache_clear`` has no module of its own, so its owner
-    (``__self__``) decides."""
-    module = getattr(callback, "__module__", None) or getattr(
-        getattr(callback, "__self__", None), "__module__", None
-    )
-    return (module or "").split(".")[0] == "torch"
 
 
 class SpecPending(Exception):

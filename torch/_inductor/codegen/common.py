@@ -14,7 +14,6 @@ import re
 import tempfile
 import textwrap
 import threading
-import warnings
 from abc import ABC, abstractmethod
 from itertools import chain
 from typing import Any, cast, ClassVar, Generic, NamedTuple, TYPE_CHECKING
@@ -24,7 +23,12 @@ import sympy
 
 import torch
 import torch.fx
-from torch._dynamo.device_interface import BackendFeature
+from torch._dynamo.device_interface import (  # noqa: F401 (loader doors)
+    BACKEND_ENTRY_POINT_GROUP,
+    BackendFeature,
+    device_backend_loaders,
+    register_device_backend_loader,
+)
 from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND
 from torch.utils import _pytree as pytree
 from torch.utils._config_module import ConfigModule
@@ -530,15 +534,18 @@ def register_backend_for_device(
 def get_backend_features(
     device: torch.device | str | None,
 ) -> OrderedSet[BackendFeature]:
+    """The codegen features of `device`'s Scheduling; a probe: a failing
+    backend loader is logged, not raised."""
     if device is None:
         return OrderedSet()
-    init_backend_registration((device,))
     if isinstance(device, torch.device):
         device_type = device.type
     else:
         assert isinstance(device, str), type(device)
         device_type = device
         device = torch.device(device_type)
+    _init_builtin_backend_registration()
+    _ensure_backend(device_type, strict=False)
     scheduling_ctor = get_scheduling_for_device(device_type)
     assert scheduling_ctor
     scheduling = scheduling_ctor(None)
@@ -676,267 +683,36 @@ def _init_builtin_backend_registration() -> None:
         )
 
 
-# Loaders of out-of-tree codegen backends, keyed by device type: the callables
-# given to register_device_backend_loader().  Loaders found by discovery (entry
-# points, the device module's hook or attributes) are not stored: they are
-# looked up again on each attempt, see _find_device_backend_loader().
-device_backend_loaders: dict[str, Callable[[], None]] = {}
-# Device type -> the compile (its torch._guards.CompileContext) that last tried
-# to load its backend and found no loader, or a loader that registered nothing:
-# the rest of that compile does not try again, the next one does.
-_backend_load_attempts: dict[str, object] = {}
-# The device types whose loader runs in the current thread, so that a loader
-# that compiles (or calls init_backend_registration()) does not run itself
-# again.
-_backend_loading = threading.local()
-# (device type, source, problem) already reported, each warned about once.
-_backend_load_warned: set[tuple[str, str, str]] = set()
-# Protects device_backend_loaders, _backend_load_attempts and
-# _backend_load_warned. A leaf lock, like the device registry's
-# (torch._dynamo.device_interface._device_registry_lock): loaders run, modules
-# are imported and registry-change callbacks run with neither held, and
-# neither is taken while the other is held.
-_backend_loader_lock = threading.Lock()
+def _ensure_backend(device: str, *, strict: bool) -> None:
+    """Discovers the Inductor backend of `device` if it has none (see
+    `torch._dynamo.device_interface._discover`), then from the `Scheduling`,
+    `PythonWrapperCodegen`, `CppWrapperCodegen` (and optional
+    `WrapperFxCodegen`) attributes of the PrivateUse1 device module."""
+    from torch._dynamo.device_interface import _backend_load_error, _discover
 
-BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
-
-
-def register_device_backend_loader(device: str, loader: Callable[[], None]) -> None:
-    """
-    Registers `loader`, a callable taking no arguments that registers the
-    Inductor backend of the out-of-tree device type `device` (with
-    `register_backend_for_device`, `register_device_op_overrides` and, if not
-    done yet, `register_interface_for_device_PrivateUse1`).
-
-    Inductor calls the loader the first time a compile needs `device` and
-    finds no backend registered for it, so that a backend package can defer
-    importing its codegen until then; call this from the package's import (for
-    example from its `torch.backends` autoload hook). A loader registered this
-    way takes precedence over the discovered ones: the `torch_inductor_backends`
-    entry point named `device`, then the device module's
-    `torch.<device>._inductor_backend_init()` hook, then its
-    `Scheduling`/`PythonWrapperCodegen`/`CppWrapperCodegen` attributes.
-
-    Every kind of loader follows one rule. Once a backend is registered for
-    `device`, no loader runs again. A loader that returns without registering
-    one is reported with one warning and runs again in the next compile that
-    needs `device`. A loader that raises fails the compile that ran it with a
-    `RuntimeError` naming the device and the loader, chained to the loader's
-    error (`__cause__`); the next compile runs it again. Re-registering a device
-    replaces its loader. Raises `ValueError` for an in-tree device type and
-    `TypeError` for a loader that is not callable.
-    """
-    if not isinstance(device, str) or not device or ":" in device:
-        raise ValueError(
-            f"register_device_backend_loader() expects a device type such as "
-            f"'{torch._C._get_privateuse1_backend_name()}', got {device!r}"
-        )
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
-    if device in _BUILTIN_DEVICE_INIT_LIST:
-        raise ValueError(
-            f"'{device}' is an in-tree device type; its Inductor backend is "
-            "registered by torch and cannot be given a loader"
-        )
-    if not callable(loader):
-        raise TypeError(
-            f"The Inductor backend loader of device '{device}' must be callable, "
-            f"got {loader!r}"
-        )
-    from torch._dynamo.device_interface import _notify_registry_change
-
-    with _backend_loader_lock:
-        device_backend_loaders[device] = loader
-    _notify_registry_change()
-
-
-def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
-    """The error of a compile whose loader `source` of `device` failed; the
-    caller chains the loader's error to it."""
-    return RuntimeError(
-        f"Could not load the Inductor backend of device '{device}' from "
-        f"{source}: {problem}. Fix the backend package, or register the backend "
-        "with torch._inductor.codegen.common.register_backend_for_device"
-        f"('{device}', ...) before compiling."
-    )
-
-
-def _warn_backend_load_failure(device: str, source: str, problem: str) -> None:
-    key = (device, source, problem)
-    with _backend_loader_lock:
-        if key in _backend_load_warned:
-            return
-        _backend_load_warned.add(key)
-    warnings.warn(
-        f"The Inductor backend loader of device '{device}', {source}, {problem}. "
-        "Compiles that need the device fail until a backend is registered; the "
-        "next one runs the loader again.",
-        stacklevel=3,
-    )
-
-
-def _entry_point_loader(device: str) -> tuple[Callable[[], None], str] | None:
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=BACKEND_ENTRY_POINT_GROUP) if ep.name == device]
-    if not found:
-        return None
-    origins = [
-        f"'{ep.name} = {ep.value}' of distribution "
-        f"'{ep.dist.name if ep.dist is not None else '?'}'"
-        for ep in found
-    ]
-    source = f"the {BACKEND_ENTRY_POINT_GROUP} entry point {origins[0]}"
-    if len({ep.value for ep in found}) > 1:
-        raise _backend_load_error(
+    if device in device_codegens:
+        return
+    if not _discover(device, lambda: device in device_codegens, strict=strict):
+        return
+    if device in device_codegens or device != torch._C._get_privateuse1_backend_name():
+        return
+    module = getattr(torch, device, None)
+    names = ("Scheduling", "PythonWrapperCodegen", "CppWrapperCodegen", "WrapperFxCodegen")
+    try:
+        found = [getattr(module, name, None) for name in names]
+    except Exception as err:
+        error = _backend_load_error(
             device,
-            f"the {BACKEND_ENTRY_POINT_GROUP} entry points",
-            "more than one distribution provides it (" + "; ".join(origins) + "); "
-            "uninstall all but one",
+            f"the attributes Scheduling, PythonWrapperCodegen and CppWrapperCodegen "
+            f"of torch.{device}",
+            f"reading them raised {type(err).__name__}: {err}",
         )
-    try:
-        loader = found[0].load()
-    except Exception as err:
-        raise _backend_load_error(
-            device, source, f"loading it raised {type(err).__name__}: {err}"
-        ) from err
-    if not callable(loader):
-        raise _backend_load_error(
-            device, source, f"it refers to {loader!r}, which is not callable"
-        )
-    return loader, source
-
-
-def _device_module_loader(device: str) -> tuple[Callable[[], None], str] | None:
-    if device != torch._C._get_privateuse1_backend_name():
-        return None
-    device_module = getattr(torch, device, None)
-    if device_module is None:
-        return None
-    hook = getattr(device_module, "_inductor_backend_init", None)
-    if hook is not None:
-        if not callable(hook):
-            raise _backend_load_error(
-                device,
-                f"torch.{device}._inductor_backend_init",
-                f"it is {hook!r}, which is not callable",
-            )
-        return hook, f"torch.{device}._inductor_backend_init()"
-    source = (
-        f"the attributes Scheduling, PythonWrapperCodegen and CppWrapperCodegen "
-        f"of torch.{device}"
-    )
-    try:
-        scheduling = getattr(device_module, "Scheduling", None)
-        wrapper = getattr(device_module, "PythonWrapperCodegen", None)
-        cpp_wrapper = getattr(device_module, "CppWrapperCodegen", None)
-        if scheduling is None or wrapper is None or cpp_wrapper is None:
-            # Registered from the attributes only when all three are present.
-            return None
-        fx_wrapper = getattr(device_module, "WrapperFxCodegen", None)
-    except Exception as err:
-        raise _backend_load_error(
-            device, source, f"reading them raised {type(err).__name__}: {err}"
-        ) from err
-
-    def register_from_attributes() -> None:
-        register_backend_for_device(
-            device, scheduling, wrapper, cpp_wrapper, fx_wrapper
-        )
-
-    return register_from_attributes, source
-
-
-def _find_device_backend_loader(device: str) -> tuple[Callable[[], None], str] | None:
-    """
-    The loader table: the loader of `device` and where it comes from, in order
-    of precedence: register_device_backend_loader(), the
-    `torch_inductor_backends` entry point, the `_inductor_backend_init()` hook
-    of the PrivateUse1 device module, then that module's `Scheduling`/...
-    attributes.
-    Raises `RuntimeError` (see `_backend_load_error`) for a loader that is
-    ambiguous, cannot be imported or read, or is not callable.
-    """
-    loader = device_backend_loaders.get(device)
-    if loader is not None:
-        name = getattr(loader, "__qualname__", None) or repr(loader)
-        return loader, f"the loader {name} given to register_device_backend_loader()"
-    return _entry_point_loader(device) or _device_module_loader(device)
-
-
-def _backend_probe_key() -> int:
-    """
-    Changes whenever the backends Inductor may find change: the generation of
-    the device registry, whose change notification also announces each
-    register_backend_for_device() of an out-of-tree device and each
-    register_device_backend_loader(). Caches derived from the backend registry
-    are keyed by it, or subscribe with
-    torch._dynamo.device_interface._register_registry_change_callback().
-    """
-    from torch._dynamo import device_interface
-
-    return device_interface._registry_generation
-
-
-def _loading_in_this_thread() -> set[str]:
-    loading = getattr(_backend_loading, "devices", None)
-    if loading is None:
-        loading = _backend_loading.devices = set()
-    return loading
-
-
-def _load_device_backend(device: str) -> bool:
-    """
-    Makes sure the out-of-tree device type `device` has an Inductor backend,
-    running its loader (see `_find_device_backend_loader`) if it has none, and
-    returns whether one is registered.
-
-    Success is kept: a registered backend is never loaded again. A device
-    without a loader, or whose loader returned without registering a backend,
-    is tried again by the next call, except within the compile (the
-    `torch._guards.CompileContext`) that already tried it. Raises a
-    `RuntimeError` naming the device and the loader, chained to the loader's
-    error, when the loader cannot be found unambiguously, imported, or raises.
-    """
-    if device in device_codegens:
-        return True
-    from torch._guards import CompileContext
-
-    compile_context = CompileContext.try_get()
-    loading = _loading_in_this_thread()
-    if device in loading:
-        return False
-    if (
-        compile_context is not None
-        and _backend_load_attempts.get(device) is compile_context
-    ):
-        return False
-    loading.add(device)
-    try:
-        found = _find_device_backend_loader(device)
-        if found is not None:
-            loader, source = found
-            try:
-                loader()
-            except Exception as err:
-                raise _backend_load_error(
-                    device, source, f"it raised {type(err).__name__}: {err}"
-                ) from err
-            if device not in device_codegens:
-                _warn_backend_load_failure(
-                    device,
-                    source,
-                    "returned without registering a backend for "
-                    f"'{device}' with register_backend_for_device()",
-                )
-    finally:
-        loading.discard(device)
-    if device in device_codegens:
-        return True
-    if compile_context is not None:
-        with _backend_loader_lock:
-            _backend_load_attempts[device] = compile_context
-    return False
+        if strict:
+            raise error from err
+        log.warning("%s", error)
+        return
+    if None not in found[:3]:
+        register_backend_for_device(device, *found)
 
 
 def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
@@ -1049,18 +825,13 @@ def patch_compile_options(
 
 
 def load_backends_in_subprocess(devices: Sequence[str], where: str) -> None:
-    """
-    In a process that compiles for a parent (`where` says which, e.g. "this
-    Inductor compile subprocess"), loads the backends of the out-of-tree
-    device types `devices` the parent compiles for, through the same loader
-    table as the parent (entry points, the device module's hook and
-    attributes; loaders registered in the parent do not exist here). Raises a
-    `RuntimeError` naming the device and the fix when one cannot be loaded, so
-    that nothing compiles with a backend silently missing.
-    """
+    """Loads the backends of the out-of-tree `devices` a parent process
+    compiles for, in a process `where` that compiles for it, without the
+    parent's loaders; raises a `RuntimeError` naming a device it cannot load."""
     init_backend_registration(())
     for device in devices:
-        if _load_device_backend(device):
+        _ensure_backend(device, strict=True)
+        if device in device_codegens:
             continue
         raise RuntimeError(
             f"{where} cannot load the Inductor backend of device '{device}' "
@@ -1091,31 +862,19 @@ def init_backend_registration(
     devices: Iterable[torch.device | str] | None = None,
 ) -> None:
     """
-    Registers the backends of the in-tree devices (once), then makes sure the
-    out-of-tree devices a compile needs have theirs: the device types in
-    `devices`, or, when it is None, the renamed PrivateUse1 device (if it is
-    renamed). A device without a registered backend is loaded from the loader
-    table (see `register_device_backend_loader`): success is kept, a loader
-    that registered nothing runs again in the next compile, and one that
-    raises makes this call raise a `RuntimeError` naming the device and the
-    loader, chained to the loader's error. Called at the start of each compile,
-    before anything reads the backend registry.
+    Registers the in-tree backends (once), then discovers those of the
+    out-of-tree `devices` a compile needs (default: the renamed PrivateUse1
+    device) that have none; raises the `RuntimeError` of a loader that fails.
     """
     _init_builtin_backend_registration()
     if devices is None:
-        private_backend = torch._C._get_privateuse1_backend_name()
-        if private_backend == "privateuseone":
-            return
-        devices = (private_backend,)
+        name = torch._C._get_privateuse1_backend_name()
+        devices = () if name == "privateuseone" else (name,)
     for d in devices:
         device = d.type if isinstance(d, torch.device) else d.partition(":")[0]
         # Cheap when registered: this runs for every backend-feature query.
-        if device in device_codegens:
-            continue
-        from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
-        if device not in _BUILTIN_DEVICE_INIT_LIST:
-            _load_device_backend(device)
+        if device not in device_codegens:
+            _ensure_backend(device, strict=True)
 
 
 def index_prevent_reordering(
