@@ -394,14 +394,8 @@ class FailOnRecompileLimitHit(Exception):
 
 
 class TritonUnavailableError(RuntimeError):
-    """Triton cannot be used for a device.
-
-    Raised by ``DeviceInterface.raise_if_triton_unavailable()``; the message says
-    what is missing and how to fix it.  It subclasses ``RuntimeError`` so that
-    callers written against the ``RuntimeError`` contract keep
-    working, and callers that probe for Triton also treat a plain
-    ``RuntimeError`` from an out-of-tree interface as "unavailable".
-    """
+    """Triton cannot be used for a device (``raise_if_triton_unavailable()``);
+    the message says how to fix it. A ``RuntimeError``, as that method raised."""
 
 
 class PackageError(TorchDynamoException):

@@ -120,41 +120,24 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (2) ``current_device() -> int``
         Returns the index of a currently selected device.
 
-    Note(torch.compile): to make "foo" known to Dynamo and Inductor without importing them
-    when your package is imported, BackendModule may have the following API's:
+    Note(torch.compile): BackendModule may also have the following API's, so that
+    Dynamo and Inductor find "foo" without your package importing them:
 
     (1) ``get_device_interface() -> type[torch._dynamo.device_interface.DeviceInterface]``
-        Returns the device interface of "foo"; called the first time Dynamo or Inductor
-        looks "foo" up without a registered one. Without this hook, the ``DeviceInterface``
-        of a module ``torch_foo._dynamo.device_interface`` is used, if any.
+        Called once, on the first lookup of "foo" without a registered interface;
+        without it, the ``DeviceInterface`` of ``torch_foo._dynamo.device_interface``.
 
     (2) ``_inductor_backend_init() -> None``
-        Registers the Inductor backend of "foo" (and the interface and
-        ``DeviceOperatorPolicy``, if any); called by the first compile that needs "foo",
-        unless ``torch._inductor.codegen.common.register_device_backend_loader("foo", ...)``
-        or an entry point ``foo`` of the ``torch_inductor_backends`` group gives a loader.
-        A loader must be idempotent; one that raises fails the compile.
+        Registers the Inductor backend of "foo", on the first compile that needs it,
+        unless ``torch._inductor.codegen.common.register_device_backend_loader`` or a
+        ``torch_inductor_backends`` entry point ``foo`` gives a loader.
 
-    (3) ``Scheduling``, ``PythonWrapperCodegen``, ``CppWrapperCodegen``, ``WrapperFxCodegen``
-        Registered as the Inductor backend of "foo" when no loader is found (the last is
-        optional).
+    (3) ``Scheduling``, ``PythonWrapperCodegen``, ``CppWrapperCodegen`` (and optionally
+        ``WrapperFxCodegen``): registered as that backend when no loader is found.
 
-    (4) ``StreamContext``, ``device`` and ``amp.autocast``
-        Once "foo" has a device interface, Dynamo traces these like their ``torch.cuda``
-        counterparts: ``stream(s)`` returns a ``StreamContext`` with a ``stream``
-        attribute; ``device(device | int | None)`` is traced as ``set_device`` on entry
-        and exit; ``amp.autocast(enabled, dtype, cache_enabled)`` subclasses
-        ``torch.autocast``. So are ``is_available``, ``device_count`` and
-        ``get_device_properties`` (constant-folded; the properties must be immutable),
-        ``current_device`` and ``is_initialized`` (folded with a guard),
-        ``current_stream``, ``synchronize``, ``set_device`` and typed tensor classes
-        (``FloatTensor``, ...). RNG state functions are never traced; other functions
-        get their rules from ``torch._dynamo.trace_rules.register_device_trace_rules``.
-
-    ``DeviceInterface``, ``DeviceOpOverrides`` and ``DeviceOperatorPolicy`` document the
-    device's other hooks (e.g. ``triton_backend_name()``, ``supports_tma()``,
-    ``get_cpp_optimization_flags()``, ``kernel_call_guard()``, ``config_defaults``,
-    ``custom_passes``, ``fake_overrides``, ``realized_input_ops``, ``cache_key_fields``).
+    (4) ``StreamContext``, ``device`` and ``amp.autocast``, traced by Dynamo like their
+        ``torch.cuda`` counterparts; see ``DeviceInterface`` and
+        ``torch._dynamo.trace_rules.register_device_trace_rules`` for the rest.
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
