@@ -38,10 +38,12 @@ if str(_TEST.parent) not in sys.path:
 # end of every run), so that no long file starts last.
 # --------------------------------------------------------------------------
 
-#: Test files whose tests may run on different workers, one test at a time.
+#: Test files whose tests may run on different workers, one test at a time,
+#: and the seconds a test of theirs counts before any run has measured it (a
+#: fresh clone's first run: their long tests start first, not last).
 SPLIT_FILES = {
-    "test/tools/test_differential.py",
-    "test/tools/test_workbench.py",
+    "test/tools/test_differential.py": 60.0,
+    "test/tools/test_workbench.py": 30.0,
 }
 #: Seconds taken by each test (setup, call and teardown) in the latest run that ran it.
 DURATIONS = Path(
@@ -73,14 +75,15 @@ def pytest_xdist_make_scheduler(config, log):
 
     class LongestFirst(LoadScopeScheduling):
         """xdist's scope scheduling with the scopes above, longest first (a
-        test never measured counts one second)."""
+        test never measured counts one second, or its SPLIT_FILES value)."""
 
         def _split_scope(self, nodeid: str) -> str:
             return _scope(nodeid)
 
         def _assign_work_unit(self, node) -> None:
             def expected(scope: str) -> float:
-                return sum(known.get(test, 1.0) for test in self.workqueue[scope])
+                guess = SPLIT_FILES.get(scope.split("::", 1)[0], 1.0)
+                return sum(known.get(test, guess) for test in self.workqueue[scope])
 
             self.workqueue.move_to_end(max(self.workqueue, key=expected), last=False)
             super()._assign_work_unit(node)
