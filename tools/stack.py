@@ -620,6 +620,21 @@ IMPORT_CHECK = (
     "import sys, torch, torch._dynamo, torch._inductor.compile_fx\n"
     "assert torch.__file__.startswith(sys.argv[1]), torch.__file__\n"
 )
+#: Exit status of :data:`STATE_CHECK` when the imports failed.
+IMPORT_FAILED = 97
+#: The import check, then (with more arguments) pytest on them in the same
+#: interpreter: one interpreter per state instead of two.
+STATE_CHECK = (
+    "import sys, traceback\n"
+    "try:\n"
+    + "".join(f"    {line}\n" for line in IMPORT_CHECK.splitlines())
+    + "except BaseException:\n"
+    f"    traceback.print_exc()\n"
+    f"    sys.exit({IMPORT_FAILED})\n"
+    "if len(sys.argv) > 2:\n"
+    "    import pytest\n"
+    "    sys.exit(pytest.main(sys.argv[2:]))\n"
+)
 
 
 def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall,
@@ -646,6 +661,16 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     for name in (".venv-stock", "build"):
         if (repo / name).exists():
             os.symlink(repo / name, tree / name)
+    # The states' torch lives at another path than the environment's, so the
+    # C++ builds of the test devices (whose command lines name torch's include
+    # directory) get directories of their own, kept between runs: sharing the
+    # environment's would rebuild them here and again in the next test run.
+    # The states' test durations stay out of the suite's record as well.
+    builds = {
+        "EXTENSION_DEVICE_BUILD_DIR": str(repo / "build" / "stack-builds" / "extension_device"),
+        "TOYACC_BUILD_DIR": str(repo / "build" / "stack-builds" / "toyacc"),
+        "WORKBENCH_TEST_DURATIONS": str(work_root / "test-durations.json"),
+    }
     print_summary(plan, files)
     problems += over_budget(plan, files)
     for k, patch_file in enumerate(patches):
@@ -669,31 +694,34 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
         site = work_root / "site"
         shadow_torch(site, tree, installed, {f.rel for f in files if f.rel.startswith("torch/")})
         state_env = dict(env, PYTHONPATH=os.pathsep.join(
-            [str(site)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        imp = subprocess.run([str(python), "-c", IMPORT_CHECK, str(site)], cwd=tree,
-                             env=state_env, capture_output=True, text=True)
-        status = "imports"
-        if imp.returncode:
-            problems.append(f"{patch_file.name}: import failed:\n{imp.stderr[-2000:]}")
-            status = "IMPORT FAILED"
+            [str(site)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]),
+            **builds)
         tests = test_ids_of(files, k)
         if sample is not None and len(tests) > sample:
             # Evenly spread over the patch's tests, the same ones every run.
             tests = [tests[i * len(tests) // sample] for i in range(sample)]
-        if only is not None and name not in only:
+        selected = only is None or name in only
+        pytest_argv = (["-q", "-rfE", "-p", "no:cacheprovider", *(pytest_args or []), *tests]
+                       if run_tests and tests and selected else [])
+        res = subprocess.run([str(python), "-c", STATE_CHECK, str(site), *pytest_argv],
+                             cwd=tree, env=state_env, capture_output=True, text=True)
+        status = "imports"
+        if res.returncode == IMPORT_FAILED:
+            problems.append(f"{patch_file.name}: import failed:\n{res.stderr[-2000:]}")
+            status = "IMPORT FAILED"
+        elif not selected:
             status += "; tests not selected"
-        elif run_tests and tests and not imp.returncode:
-            res = subprocess.run(
-                [str(python), "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
-                 *(pytest_args or []), *tests],
-                cwd=tree, env=state_env, capture_output=True, text=True)
+        elif pytest_argv:
             last = (res.stdout.strip().splitlines() or ["(no output)"])[-1]
             status += f"; tests: {last}"
             if res.returncode:
                 failed = [line for line in res.stdout.splitlines()
                           if line.startswith(("FAILED", "ERROR"))]
                 problems.append(f"{patch_file.name}: tests failed ({last}):\n"
-                                + "\n".join(failed[:60]))
+                                + "\n".join(failed[:60] or [res.stderr[-2000:]]))
+        elif res.returncode:
+            problems.append(f"{patch_file.name}: import check exited {res.returncode}:\n"
+                            f"{res.stderr[-2000:]}")
         print(f"  [{k + 1}/{len(patches)}] {name}: {status} ({time.monotonic() - t0:.0f} s)",
               flush=True)
     # The last state is the final tree, byte for byte.
