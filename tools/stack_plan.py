@@ -487,10 +487,11 @@ FILES: dict[str, object] = {
     "torch/_inductor/async_compile.py": "cpp",
     "torch/_inductor/autotune_process.py": ("identity", [
         (r"^AUTOTUNE_DEVICE_BACKENDS_ENV|^if devices := os.environ.get|"
-         r"^if \(gpu_type := get_gpu_type\(\)\) not in", "subprocess")]),
+         r"^if \(gpu_type := get_gpu_type\(\)\) ==", "subprocess")]),
     "torch/_inductor/codecache.py": ("cpp", [
-        (r"def (_device_interfaces_system_info|_get_cuda_system|_on_device_registry_change)\(|"
-         r"^device_interfaces: NotRequired|^The identity of this system", "identity"),
+        (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
+         r"^device_interfaces: NotRequired|^@_registry_cache$|"
+         r"^system = CacheBase\._get_cuda_system\(\)", "identity"),
         (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "loaders"),
     ]),
     "torch/_inductor/compile_fx_ext.py": "subprocess",

@@ -210,10 +210,11 @@ class TuningProcess:
             if config.profile_bandwidth_with_do_bench_using_profiling
             else "0",
         }
-        gpu_type = get_gpu_type()
-        if self.device is not None and (env_var := _visible_devices_env(gpu_type)):
+        if self.device is not None and (
+            env_var := _visible_devices_env(get_gpu_type())
+        ):
             env[env_var] = str(self.device)
-        if gpu_type == torch._C._get_privateuse1_backend_name():
+        if (gpu_type := get_gpu_type()) == torch._C._get_privateuse1_backend_name():
             env[AUTOTUNE_DEVICE_BACKENDS_ENV] = gpu_type
         self.process = subprocess.Popen(
             cmd,
