@@ -197,10 +197,17 @@ def tree_files(tree: Path, stock: Path | None) -> dict[str, Path]:
     return {rel: files[rel] for rel in sorted(files) if _in_scope(rel)}
 
 
-def scan(files: dict[str, Path]) -> list[Branch]:
+def scan(files: dict[str, Path], errors: list[str] | None = None) -> list[Branch]:
+    """The branches of ``files``; a file that does not parse is added to ``errors``
+    (raised when ``errors`` is None)."""
     out: list[Branch] = []
     for rel, path in files.items():
-        out += scan_source(rel, path.read_text())
+        try:
+            out += scan_source(rel, path.read_text())
+        except SyntaxError as err:
+            if errors is None:
+                raise
+            errors.append(f"{rel}:{err.lineno}: cannot be parsed: {err.msg}")
     return out
 
 
@@ -678,7 +685,8 @@ def site_problems(classified) -> list[str]:
 def build_report(tree: Path = REPO, stock: Path | None = None,
                  verdicts: list[Verdict] = VERDICTS) -> Report:
     stock = stock if stock is not None else stock_torch_root(tree)
-    branches = scan(tree_files(tree, stock))
+    errors: list[str] = []
+    branches = scan(tree_files(tree, stock), errors)
     classified, stale = classify(branches, verdicts)
     gone = []
     if stock is not None:
@@ -686,7 +694,7 @@ def build_report(tree: Path = REPO, stock: Path | None = None,
             b.key for b in scan({r: p for r, p in _py_files(stock).items() if _in_scope(r)}))
         after = collections.Counter(b.key for b in branches)
         gone = [(k, n - after[k]) for k, n in before.items() if after[k] < n]
-    return Report(classified, stale, gone, site_problems(classified))
+    return Report(classified, stale, gone, errors + site_problems(classified))
 
 
 def print_report(report: Report, verbose: bool = False, out=None) -> None:

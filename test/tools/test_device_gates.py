@@ -89,6 +89,12 @@ class TestScan(Trees):
                          [("torch/_inductor/b.py", "g")])
         self.assertEqual(report.gone, [(("torch/_inductor/a.py", "f", ("cuda",)), 1)])
 
+    def test_file_that_does_not_parse_is_a_problem(self):
+        write(self.tree, "torch/_dynamo/broken.py", "def f(:\n")
+        report = self.report([])
+        self.assertEqual(len(report.problems), 1)
+        self.assertIn("torch/_dynamo/broken.py:1: cannot be parsed", report.problems[0])
+
 
 class TestVerdicts(Trees):
     def test_new_branch_is_unlisted_and_fails(self):
