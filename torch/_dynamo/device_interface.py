@@ -1337,8 +1337,10 @@ def _discover(
             if owner == me or _waits_for(owner, me):
                 return False
             _discovery_waits[me] = owner
-            _registry_changed.wait()
-            del _discovery_waits[me]
+            try:
+                _registry_changed.wait()
+            finally:
+                del _discovery_waits[me]
             if not todo():
                 return True
         _discovering[device] = me
