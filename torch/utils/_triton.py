@@ -79,14 +79,22 @@ def get_triton_version(fallback: tuple[int, int] = (0, 0)) -> tuple[int, int]:
 @_registry_cache
 def _device_supports_tma() -> bool:
     """Whether an available device's interface says ``supports_tma()``."""
-    from torch._dynamo.device_interface import (
-        _safe_probe,
-        get_registered_device_interfaces,
-    )
+    import torch
+    from torch._dynamo import device_interface
 
+    if device_interface.CudaInterface.supports_tma():
+        return True
+    if (
+        not device_interface._device_initialized
+        and not device_interface.device_interfaces
+        and torch._C._get_privateuse1_backend_name() == "privateuseone"
+    ):
+        # Nothing but torch's own interfaces can answer; only cuda's says True.
+        return False
     return any(
-        _safe_probe(interface, "supports_tma") and _safe_probe(interface, "is_available")
-        for name, interface in list(get_registered_device_interfaces())
+        device_interface._safe_probe(interface, "supports_tma")
+        and device_interface._safe_probe(interface, "is_available")
+        for name, interface in list(device_interface.get_registered_device_interfaces())
         if ":" not in name
     )
 
