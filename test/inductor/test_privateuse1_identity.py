@@ -177,6 +177,13 @@ class GpuClassDeviceTests(PrivateUse1IdentityTestBase):
         for p, q in zip(twin.parameters(), model.parameters()):
             self.assertEqual(p.grad.cpu(), q.grad.cpu())
 
+    def test_matmul_without_max_autotune_does_not_check_sms(self):
+        # The GEMM template checks ask is_big_gpu() only under max-autotune:
+        # the fake device's few SMs are no reason to warn otherwise.
+        a, b = torch.randn(8, 8, device=DEVICE), torch.randn(8, 8, device=DEVICE)
+        with inductor_config.patch(max_autotune=False, max_autotune_gemm=False):
+            with self.assertNoLogs("torch._inductor.utils", "WARNING"):
+                self.compile_and_check(torch.mm, a, b)
 
     def test_side_stream_and_event(self):
         # Inductor's multi-stream codegen for a GPU-class device with streams:

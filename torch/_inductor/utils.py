@@ -2161,15 +2161,15 @@ def use_triton_template(
     if enable_float8:
         layout_dtypes.extend([torch.float8_e4m3fn, torch.float8_e5m2])
     return (
-        (
+        # some callers handle max-autotune checking externally
+        (config.max_autotune or config.max_autotune_gemm or not check_max_autotune)
+        and (
             (
                 is_gpu(layout.device.type)
                 and _use_template_for_gpu(layout, layout_dtypes)
             )
             or (layout.device.type == "cpu" and layout.dtype in layout_dtypes)
         )
-        # some callers handle max-autotune checking externally
-        and (config.max_autotune or config.max_autotune_gemm or not check_max_autotune)
         and _use_autotune_backend("TRITON")
         and has_backend_feature(layout.device, BackendFeature.TRITON_TEMPLATES)
     )
@@ -2489,11 +2489,11 @@ def use_blackwell_cutedsl_grouped_mm(
     if not is_datacenter_blackwell_arch():
         return False
 
-    layout_dtypes = [torch.bfloat16]
-    if not _use_template_for_gpu(layout, layout_dtypes):
+    if not (config.max_autotune or config.max_autotune_gemm):
         return False
 
-    if not (config.max_autotune or config.max_autotune_gemm):
+    layout_dtypes = [torch.bfloat16]
+    if not _use_template_for_gpu(layout, layout_dtypes):
         return False
 
     # Checks for 16B ptr and stride alignment
@@ -2531,8 +2531,8 @@ def use_cutlass_template(layout: Layout, m: int, n: int, k: int) -> bool:
     # FP32 not supported: https://github.com/pytorch/pytorch/issues/145952
     layout_dtypes = [torch.float16, torch.bfloat16, torch.int32]
     res = (
-        _use_template_for_gpu(layout, layout_dtypes)
-        and (config.max_autotune or config.max_autotune_gemm)
+        (config.max_autotune or config.max_autotune_gemm)
+        and _use_template_for_gpu(layout, layout_dtypes)
         and _use_autotune_backend("CUTLASS")
     )
 
