@@ -10,7 +10,7 @@ device cache system info (``DeviceInterface.get_cache_system_info``) or
 operator policy differ never share an artifact; identical ones hit the remote
 cache.
 
-The server is ``redis-server`` from the distribution's packages (``.ci/run``
+The server is ``redis-server`` from the distribution's packages (``tools/dev.py test``
 installs it) and the client is the ``redis`` package (``tools/requirements.txt``);
 the test starts and stops its own server on a free port, and is skipped, saying
 why, only where either is missing or the server does not start.
@@ -100,7 +100,7 @@ class RemoteFxGraphCacheTest(TestCase):
         if server_bin is None:
             cls.skip_reason = (
                 "no redis-server on PATH (install the distribution's redis-server "
-                "package, as .ci/run does)"
+                "package, as python3 tools/dev.py test does)"
             )
             return
         if redis is None:
