@@ -1,10 +1,6 @@
-"""Device-scoped operator policies for Inductor (internal API).
-
-A :class:`DeviceOperatorPolicy` holds the decomposition, lowering, fake-tensor
-and option choices of one device type. It applies to the compiles of graphs on
-that device only, never edits the global tables, and enters the AOTAutograd
-and FX graph cache keys through :attr:`DeviceOperatorPolicy.cache_key`.
-"""
+"""Device-scoped operator policies for Inductor (internal API): one device type's
+decomposition, lowering, fake-tensor and option choices, applied to that device's
+compiles only and keyed into the caches by :attr:`DeviceOperatorPolicy.cache_key`."""
 
 from __future__ import annotations
 
@@ -60,8 +56,7 @@ Exclude = _Sentinel("Exclude")
 #: ``lowering_overrides`` value: run the op as an eager fallback on the device.
 Fallback = _Sentinel("Fallback")
 
-# realized_input_ops entries while they are checked; PolicyDecompTable's
-# "sample the cache key fields now".
+# Markers: a realized_input_ops entry; PolicyDecompTable's "sample the fields now".
 _REALIZE = _Sentinel("Realize")
 _UNSAMPLED = _Sentinel("Unsampled")
 
@@ -87,29 +82,27 @@ class DeviceOperatorPolicyError(RuntimeError):
     cannot be resolved where a compile needs it."""
 
 
+def _check(ok: object, message: str) -> None:
+    if not ok:
+        raise DeviceOperatorPolicyError(message)
+
+
 def _device_type(device: Device, what: str) -> str:
-    if not isinstance(device, (str, torch.device)):
-        raise DeviceOperatorPolicyError(
-            f"{what}: expected a device type (str or torch.device), "
-            f"got {type(device).__name__}"
-        )
+    _check(isinstance(device, (str, torch.device)), f"{what}: expected a device type "
+           f"(str or torch.device), got {type(device).__name__}")
     try:
         dev = torch.device(device)
     except RuntimeError as err:
         raise DeviceOperatorPolicyError(
             f"{what}: {device!r} is not a device type: {err}"
         ) from err
-    if dev.index is not None:
-        raise DeviceOperatorPolicyError(
-            f"{what}: operator policies are per device type; "
-            f"pass {dev.type!r}, not {str(dev)!r}"
-        )
+    _check(dev.index is None, f"{what}: operator policies are per device type; "
+           f"pass {dev.type!r}, not {str(dev)!r}")
     return dev.type
 
 
 def _rule_name(rule: object) -> str:
-    """A rule's identity in the cache key: its qualified name (that of the
-    function a ``functools.partial`` wraps)."""
+    """A rule's cache-key identity: its qualified name (a partial's: its function's)."""
     if rule is Exclude or rule is Fallback:
         return repr(rule)
     while isinstance(rule, functools.partial):
@@ -119,119 +112,87 @@ def _rule_name(rule: object) -> str:
     return f"{module}.{qualname}"
 
 
+# What each mapping field maps, for its "must be a mapping" error.
+_MAPPING_OF = {
+    "config_defaults": "Inductor option names to values",
+    "custom_passes": "stage to CustomGraphPass",
+}
+
+
+def _mapping(where: str, field: str, value: object) -> Mapping[Any, Any]:
+    of = _MAPPING_OF.get(field, "OpOverload to rules")
+    _check(isinstance(value, Mapping),
+           f"{where}: {field} must be a mapping of {of}, got {type(value).__name__}")
+    return value  # type: ignore[return-value]
+
+
 def _check_rules(
     where: str, field: str, rules: object, sentinel: _Sentinel | None
 ) -> dict[OpOverload, Any]:
-    if not isinstance(rules, Mapping):
-        raise DeviceOperatorPolicyError(
-            f"{where}: {field} must be a mapping of OpOverload to rules, "
-            f"got {type(rules).__name__}"
-        )
-    for op, rule in rules.items():
-        if isinstance(op, torch._ops.OpOverloadPacket):
-            raise DeviceOperatorPolicyError(
-                f"{where}: {field} key {op} is an overload packet; name "
-                f"the overload, e.g. {op}.default"
-            )
-        if not isinstance(op, torch._ops.OpOverload):
-            raise DeviceOperatorPolicyError(
-                f"{where}: {field} keys must be OpOverloads, got {op!r}"
-            )
-        if (sentinel is None or rule is not sentinel) and (
-            isinstance(rule, _Sentinel) or not callable(rule)
-        ):
-            allowed = "a callable" + ("" if sentinel is None else f" or {sentinel!r}")
-            raise DeviceOperatorPolicyError(
-                f"{where}: {field}[{op}] must be {allowed}, got {rule!r}"
-            )
-    return dict(rules)
+    allowed = "a callable" + ("" if sentinel is None else f" or {sentinel!r}")
+    for op, rule in _mapping(where, field, rules).items():
+        _check(not isinstance(op, torch._ops.OpOverloadPacket), f"{where}: {field} "
+               f"key {op} is an overload packet; name the overload, e.g. {op}.default")
+        _check(isinstance(op, torch._ops.OpOverload),
+               f"{where}: {field} keys must be OpOverloads, got {op!r}")
+        _check((sentinel is not None and rule is sentinel)
+               or (callable(rule) and not isinstance(rule, _Sentinel)),
+               f"{where}: {field}[{op}] must be {allowed}, got {rule!r}")
+    return dict(rules)  # type: ignore[call-overload]
 
 
 def _check_config_defaults(where: str, defaults: object) -> dict[str, Any]:
     from . import config
 
-    if not isinstance(defaults, Mapping):
-        raise DeviceOperatorPolicyError(
-            f"{where}: config_defaults must be a mapping of Inductor option "
-            f"names to values, got {type(defaults).__name__}"
-        )
-    for name, value in defaults.items():
-        if not isinstance(name, str) or name not in config._config:
-            raise DeviceOperatorPolicyError(
-                f"{where}: config_defaults key {name!r} is not a "
-                "torch._inductor.config option; a backend's own options "
-                "belong in its device_custom_config module"
-            )
-        if name in CUSTOM_PASS_STAGES:
-            raise DeviceOperatorPolicyError(
-                f"{where}: config_defaults[{name!r}] is a custom graph pass "
-                f"option; pass custom_passes={{{name!r}: <CustomGraphPass>}}"
-            )
-        if name.startswith(_NOT_DEFAULTABLE_PREFIXES):
-            raise DeviceOperatorPolicyError(
-                f"{where}: config_defaults[{name!r}] holds a callable that no "
-                "cache key can identify; it cannot have a per-device default"
-            )
+    for name, value in _mapping(where, "config_defaults", defaults).items():
+        key = f"{where}: config_defaults[{name!r}]"
+        _check(isinstance(name, str) and name in config._config,
+               f"{where}: config_defaults key {name!r} is not a torch._inductor.config "
+               "option; a backend's own options belong in its device_custom_config "
+               "module")
+        _check(name not in CUSTOM_PASS_STAGES, f"{key} is a custom graph pass option; "
+               f"pass custom_passes={{{name!r}: <CustomGraphPass>}}")
+        _check(not name.startswith(_NOT_DEFAULTABLE_PREFIXES), f"{key} holds a "
+               "callable that no cache key can identify; it cannot have a per-device "
+               "default")
         default = config._config[name].default
         expected = (int, float) if type(default) is float else (type(default),)
-        if default is not None and (
-            not isinstance(value, expected)
-            or (isinstance(value, bool) and type(default) is not bool)
-        ):
-            raise DeviceOperatorPolicyError(
-                f"{where}: config_defaults[{name!r}] must be a "
-                f"{type(default).__name__} like the option's default "
-                f"{default!r}, got {value!r}"
-            )
-    return dict(defaults)
+        _check(default is None or (isinstance(value, expected) and not (
+                   isinstance(value, bool) and type(default) is not bool)),
+               f"{key} must be a {type(default).__name__} like the option's default "
+               f"{default!r}, got {value!r}")
+    return dict(defaults)  # type: ignore[call-overload]
 
 
 def _check_custom_passes(where: str, passes: object) -> dict[str, tuple[Any, ...]]:
     from .custom_graph_pass import CustomGraphPass
 
-    if not isinstance(passes, Mapping):
-        raise DeviceOperatorPolicyError(
-            f"{where}: custom_passes must be a mapping of stage to "
-            f"CustomGraphPass, got {type(passes).__name__}"
-        )
     checked: dict[str, tuple[Any, ...]] = {}
-    for stage, value in passes.items():
-        if stage not in CUSTOM_PASS_STAGES:
-            raise DeviceOperatorPolicyError(
-                f"{where}: custom_passes key {stage!r} is not a pass stage; "
-                f"expected one of {', '.join(CUSTOM_PASS_STAGES)}"
-            )
+    for stage, value in _mapping(where, "custom_passes", passes).items():
+        _check(stage in CUSTOM_PASS_STAGES, f"{where}: custom_passes key {stage!r} is "
+               f"not a pass stage; expected one of {', '.join(CUSTOM_PASS_STAGES)}")
         checked[stage] = tuple(value) if isinstance(value, (list, tuple)) else (value,)
         for p in checked[stage]:
-            if not isinstance(p, CustomGraphPass):
-                raise DeviceOperatorPolicyError(
-                    f"{where}: custom_passes[{stage!r}] must hold "
-                    "torch._inductor.custom_graph_pass.CustomGraphPass "
-                    f"instances (their uuid() keys the caches), got {p!r}"
-                )
+            key = f"{where}: custom_passes[{stage!r}]"
+            _check(isinstance(p, CustomGraphPass), f"{key} must hold torch._inductor"
+                   ".custom_graph_pass.CustomGraphPass instances (their uuid() keys "
+                   f"the caches), got {p!r}")
             try:
                 uuid = p.uuid()
             except Exception as err:
                 raise DeviceOperatorPolicyError(
-                    f"{where}: custom_passes[{stage!r}]: {type(p).__qualname__}"
-                    f".uuid() raised {type(err).__name__}: {err}"
+                    f"{key}: {type(p).__qualname__}.uuid() raised "
+                    f"{type(err).__name__}: {err}"
                 ) from err
-            if uuid is None:
-                raise DeviceOperatorPolicyError(
-                    f"{where}: custom_passes[{stage!r}]: {type(p).__qualname__}"
-                    ".uuid() returned None; return a value that changes when "
-                    "the pass changes, so that cached graphs are not reused "
-                    "across versions of it"
-                )
+            _check(uuid is not None, f"{key}: {type(p).__qualname__}.uuid() returned "
+                   "None; return a value that changes when the pass changes")
     return checked
 
 
 def _check_realized_input_ops(where: str, ops: object) -> frozenset[OpOverload]:
-    if isinstance(ops, (str, Mapping)) or not isinstance(ops, Iterable):
-        raise DeviceOperatorPolicyError(
-            f"{where}: realized_input_ops must be a collection of "
-            f"OpOverloads, got {type(ops).__name__}"
-        )
+    _check(isinstance(ops, Iterable) and not isinstance(ops, (str, Mapping)),
+           f"{where}: realized_input_ops must be a collection of OpOverloads, got "
+           f"{type(ops).__name__}")
     rules = dict.fromkeys(ops, _REALIZE)
     return frozenset(_check_rules(where, "realized_input_ops", rules, _REALIZE))
 
@@ -263,8 +224,7 @@ class DeviceOperatorPolicy:
     #: run on the device's graphs ahead of the user's passes of that stage.
     custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     #: ``OpOverload -> callable``: the op's fake implementation for calls whose
-    #: first fake tensor is on the device, ahead of decompositions and meta
-    #: kernels; such calls bypass the fake tensor dispatch cache.
+    #: first fake tensor is on the device; such calls bypass the dispatch cache.
     fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
         default_factory=dict
     )
@@ -278,16 +238,12 @@ class DeviceOperatorPolicy:
     def __post_init__(self) -> None:
         device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
         where = f"DeviceOperatorPolicy for device type {device_type!r}"
-        if device_type in ("cpu", "meta"):
-            raise DeviceOperatorPolicyError(
-                f"{where}: operator policies are for accelerator device types; "
-                f"{device_type!r} compiles always use the default tables"
-            )
-        if not isinstance(self.version, str) or not self.version:
-            raise DeviceOperatorPolicyError(
-                f"{where}: version must be a non-empty str (the backend's "
-                f"version of its rules), got {self.version!r}"
-            )
+        _check(device_type not in ("cpu", "meta"), f"{where}: operator policies are "
+               f"for accelerator device types; {device_type!r} compiles always use "
+               "the default tables")
+        _check(isinstance(self.version, str) and self.version, f"{where}: version "
+               f"must be a non-empty str (the backend's version of its rules), got "
+               f"{self.version!r}")
         decomps = _check_rules(
             where, "decomposition_overrides", self.decomposition_overrides, Exclude
         )
@@ -295,19 +251,14 @@ class DeviceOperatorPolicy:
             where, "lowering_overrides", self.lowering_overrides, Fallback
         )
         for op, rule in decomps.items():
-            if rule is Exclude and op not in lowerings:
-                raise DeviceOperatorPolicyError(
-                    f"{where}: decomposition_overrides[{op}] is Exclude, so "
-                    f"{op} stays in the graph, but lowering_overrides has no "
-                    f"entry for {op}; add a device lowering "
-                    f"(lowering_overrides[{op}] = <lowering>) or "
-                    f"lowering_overrides[{op}] = Fallback"
-                )
-        if self.cache_key_fields is not None and not callable(self.cache_key_fields):
-            raise DeviceOperatorPolicyError(
-                f"{where}: cache_key_fields must be a callable taking no "
-                f"arguments or None, got {self.cache_key_fields!r}"
-            )
+            _check(rule is not Exclude or op in lowerings, f"{where}: "
+                   f"decomposition_overrides[{op}] is Exclude, so {op} stays in the "
+                   f"graph, but lowering_overrides has no entry for {op}; add a device "
+                   f"lowering (lowering_overrides[{op}] = <lowering>) or "
+                   f"lowering_overrides[{op}] = Fallback")
+        _check(self.cache_key_fields is None or callable(self.cache_key_fields),
+               f"{where}: cache_key_fields must be a callable taking no arguments or "
+               f"None, got {self.cache_key_fields!r}")
         frozen = types.MappingProxyType
         fields = {
             "device_type": device_type,
@@ -371,9 +322,8 @@ class DeviceOperatorPolicy:
     def config_patches(
         self, user_options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
-        """The options a compile on the device runs with: each of
-        :attr:`config_defaults` the user has not set (not in ``user_options``
-        and at its default), and each stage's device passes before the user's."""
+        """The compile's options: each :attr:`config_defaults` entry the user has not
+        set, and each stage's device passes before the user's."""
         from . import config
         from .custom_graph_pass import get_custom_graph_passes
 
@@ -398,11 +348,9 @@ class DeviceOperatorPolicy:
             return repr(self.cache_key_fields())
         except Exception as err:
             raise DeviceOperatorPolicyError(
-                f"the cache_key_fields callable "
-                f"{_rule_name(self.cache_key_fields)} of the operator policy of "
-                f"device type {self.device_type!r} raised "
-                f"{type(err).__name__}: {err}; compiles on this device cannot "
-                "be keyed without it"
+                f"the cache_key_fields callable {_rule_name(self.cache_key_fields)} of "
+                f"the operator policy of device type {self.device_type!r} raised "
+                f"{type(err).__name__}: {err}; compiles on this device cannot be keyed"
             ) from err
 
     def realizes_inputs(self, node: torch.fx.Node) -> bool:
@@ -415,21 +363,16 @@ class DeviceOperatorPolicy:
     def lowering_for_node(
         self, target: object, node: torch.fx.Node | None
     ) -> Callable[..., Any] | None:
-        """The policy's lowering of ``node``, or None for the default path. On
-        another device, an op kept by :data:`Exclude` without a default lowering
-        runs as an eager fallback (never added to the global ``lowerings``)."""
+        """The policy's lowering of ``node``, or None for the default path; on another
+        device an op kept by :data:`Exclude` with no default lowering runs eagerly."""
         from .lowering import fallback_handler, lowerings
 
         rule = self.lowering_overrides.get(target)  # type: ignore[call-overload]
         if rule is None or node is None:
             return None
         if _node_device_type(node) != self.device_type:
-            if (
-                self.decomposition_overrides.get(target) is Exclude  # type: ignore[call-overload]
-                and target not in lowerings
-            ):
-                return fallback_handler(target, add_to_fallback_set=False)
-            return None
+            decomp = self.decomposition_overrides.get(target)  # type: ignore[call-overload]
+            rule = Fallback if decomp is Exclude and target not in lowerings else None
         if rule is Fallback:
             return fallback_handler(target, add_to_fallback_set=False)
         return rule
@@ -444,19 +387,14 @@ def _node_device_type(node: torch.fx.Node) -> str | None:
     return None
 
 
-#: Device type -> its policy: the policy column of the device's record, kept
-#: here since a policy may be registered before the device's backend.
+#: Device type -> its policy (may be registered before the device's backend).
 _device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
-    """Registers ``policy`` for its device type. A later registration replaces
-    the earlier one; compiles after it use, and are keyed by, the new policy."""
-    if not isinstance(policy, DeviceOperatorPolicy):
-        raise DeviceOperatorPolicyError(
-            "register_device_operator_policy: expected a DeviceOperatorPolicy, "
-            f"got {type(policy).__name__}"
-        )
+    """Registers ``policy`` for its device type; a later registration replaces it."""
+    _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
+           f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
     from torch._dynamo.device_interface import _bump_registry_generation
     from torch._subclasses import fake_tensor
 
@@ -477,27 +415,22 @@ def get_device_operator_policy(
     return _device_operator_policies.get(device_type_of(device))
 
 
-def resolve_operator_policy(
-    device_types: Iterable[str],
-) -> DeviceOperatorPolicy | None:
-    """The policy of the one accelerator among a graph's ``device_types``
-    (cpu and meta ignored), or None; several accelerators with a policy among
-    them are refused, since a compile has one decomposition table."""
+def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy | None:
+    """The policy of the one accelerator among ``device_types`` (cpu, meta ignored),
+    or None; several accelerators with a policy among them are refused."""
     if not _device_operator_policies:
         return None
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
     policies = {d: _device_operator_policies.get(d) for d in accelerators}
-    if len(accelerators) > 1 and any(p is not None for p in policies.values()):
-        described = ", ".join(
-            f"{d!r} ({p.cache_key!r})" if p is not None else f"{d!r} (no policy)"
-            for d, p in policies.items()
-        )
-        raise DeviceOperatorPolicyError(
-            f"this graph uses accelerator device types {described}, whose "
-            "operator policies conflict: one compile applies one device's "
-            "decompositions. Only CPU plus one accelerator is supported with "
-            "an operator policy; compile the parts on each device separately"
-        )
+    described = ", ".join(
+        f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
+        for d, p in policies.items()
+    )
+    _check(len(accelerators) < 2 or all(p is None for p in policies.values()),
+           f"this graph uses accelerator device types {described}, whose operator "
+           "policies conflict: one compile applies one device's decompositions. Only "
+           "CPU plus one accelerator is supported with an operator policy; compile "
+           "the parts on each device separately")
     return policies[accelerators[0]] if accelerators else None
 
 
@@ -523,10 +456,8 @@ def active_operator_policy() -> DeviceOperatorPolicy | None:
 
 
 class PolicyDecompTable:
-    """A compile's ``get_decomp_fn``: ``base`` adjusted by ``policy`` when
-    ``base`` is the default table (an explicit table wins). It carries the
-    policy and its sampled cache key fields through the compile, and pickles
-    as the device type and cache key, resolved again where it is loaded."""
+    """A compile's ``get_decomp_fn``: ``base`` adjusted by ``policy`` when it is the
+    default table; pickles as the policy's cache key, resolved again on load."""
 
     def __init__(
         self,
@@ -568,16 +499,13 @@ def _resolve_policy_decomp_table(
 ) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
     policy = _device_operator_policies.get(device_type)
-    if policy is None or policy.cache_key != cache_key:
-        found = "none" if policy is None else repr(policy.cache_key)
-        raise DeviceOperatorPolicyError(
-            f"this compile was set up with operator policy {cache_key!r} for "
-            f"device type {device_type!r}, but this process has {found}. Import "
-            f"the extension that registers the {device_type!r} backend (its "
-            "register_device_operator_policy call) in this process before it "
-            "compiles"
-        )
-    return PolicyDecompTable(policy, base, cache_key_fields)
+    found = "none" if policy is None else repr(policy.cache_key)
+    _check(policy is not None and policy.cache_key == cache_key, "this compile was set "
+           f"up with operator policy {cache_key!r} for device type {device_type!r}, "
+           f"but this process has {found}. Import the extension that registers the "
+           f"{device_type!r} backend (its register_device_operator_policy call) in "
+           "this process before it compiles")
+    return PolicyDecompTable(policy, base, cache_key_fields)  # type: ignore[arg-type]
 
 
 def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:
