@@ -1121,8 +1121,7 @@ def get_cpp_options(
     min_optimize: bool = False,
     device_type: str | None = None,
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
-    """The base C++ build options; ``device_type`` (None: no device) may adjust
-    the optimization flags, see ``DeviceInterface.get_cpp_optimization_flags``."""
+    """``device_type`` (None: no device) may adjust the optimization flags."""
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -2019,21 +2018,16 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
 _CPP_DEVICE_OPTION_FIELDS = ("definitions", "include_dirs", "cflags", "ldflags",
                              "libraries_dirs", "libraries", "passthrough_args")
 
-# Device type -> its register_cpp_device_options callback. A column of the
-# device's record kept here, since the door may be used before the device has
-# an interface, overrides or backend to carry it.
+# Device type -> its register_cpp_device_options callback (may precede its backend).
 _cpp_device_options_registry: dict[str, Callable[[str, bool, bool], Any]] = {}
 
 
 def register_cpp_device_options(
     device_type: str, callback: Callable[[str, bool, bool], Any]
 ) -> None:
-    """
-    Registers ``callback(device_type, aot_mode, compile_only)`` as a source of
-    the C++ build options of an out-of-tree device type; see
-    :func:`get_cpp_torch_device_options`. A later registration replaces the
-    earlier one; built-in device types are refused.
-    """
+    """Registers ``callback(device_type, aot_mode, compile_only)`` as the source of
+    an out-of-tree device type's C++ options (see get_cpp_torch_device_options); a
+    later registration replaces it, built-in device types are refused."""
     if not isinstance(device_type, str) or _is_builtin_device_type(device_type):
         raise ValueError(
             f"Cannot register C++ device options for {device_type!r}: expected the "
@@ -2053,11 +2047,8 @@ def _is_builtin_device_type(device_type: str) -> bool:
     device_type = _normalize_device_type(device_type)
     if device_type == torch._C._get_privateuse1_backend_name():
         return False
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
-        return False
-    return interface.__module__ == DeviceInterface.__module__
+    interface = _device_interface_or_none(device_type)
+    return interface is not None and interface.__module__ == DeviceInterface.__module__
 
 
 def _normalize_device_type(device_type: str) -> str:
@@ -2078,9 +2069,8 @@ def _device_interface_or_none(device_type: str) -> type[DeviceInterface] | None:
 def _declared_cpp_device_options(
     device_type: str, aot_mode: bool, compile_only: bool
 ) -> tuple[_CppDeviceOptions | None, bool]:
-    """``(options, complete)`` of the first source of ``device_type`` that
-    declares options (see :func:`get_cpp_torch_device_options`), or
-    ``(None, False)``."""
+    """``(options, complete)`` of the first source that declares options, else
+    ``(None, False)``; see :func:`get_cpp_torch_device_options`."""
     from .codegen.common import _find_device_op_overrides
 
     device_type = _normalize_device_type(device_type)
@@ -2108,12 +2098,9 @@ def _declared_cpp_device_options(
 def _device_cpp_optimization_flags(
     device_type: str, cflags: list[str], ldflags: list[str], min_optimize: bool
 ) -> tuple[list[str], list[str]]:
-    """The optimization ``(cflags, ldflags)`` of a build for ``device_type``:
-    its interface's ``get_cpp_optimization_flags`` answer, else the given ones."""
+    """The interface's ``get_cpp_optimization_flags`` answer, else the given flags."""
     interface = _device_interface_or_none(_normalize_device_type(device_type))
-    if interface is None:
-        return cflags, ldflags
-    flags = interface.get_cpp_optimization_flags(
+    flags = None if interface is None else interface.get_cpp_optimization_flags(
         list(cflags), list(ldflags), min_optimize
     )
     if flags is None:
@@ -2129,28 +2116,9 @@ def _device_cpp_optimization_flags(
 
 
 def _is_lists_of_str(value: Any, length: int) -> bool:
-    """Whether `value` is a tuple or list of `length` lists (or tuples) of str."""
-    return (
-        isinstance(value, (tuple, list))
-        and len(value) == length
-        and all(
-            isinstance(entries, (list, tuple))
-            and all(isinstance(entry, str) for entry in entries)
-            for entries in value
-        )
-    )
-
-
-def _validate_cpp_stdlib(cpp_stdlib: str) -> None:
-    if cpp_stdlib == "libstdc++":
-        return
-    if cpp_stdlib == "libc++":
-        raise RuntimeError(
-            "cpp_stdlib='libc++' is only supported in fbcode; this build of "
-            "Inductor links the C++ standard library libstdc++"
-        )
-    raise ValueError(
-        f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
+    return isinstance(value, (tuple, list)) and len(value) == length and all(
+        isinstance(entries, (list, tuple)) and all(isinstance(e, str) for e in entries)
+        for entries in value
     )
 
 
@@ -2167,14 +2135,17 @@ def get_cpp_torch_device_options(
     3. MISC
     4. Return the build args
 
-    A device's own options come from the first of its sources that returns a
-    tuple: a ``register_cpp_device_options`` callback, then its
-    ``DeviceOpOverrides.get_cpp_torch_device_options``, then its
-    ``DeviceInterface.get_cpp_device_options``. The callback's and the
-    interface's tuple is returned as is; the overrides' is added to the options
-    below. Only ``cpp_stdlib="libstdc++"`` is supported.
+    A device's own options come from the first source returning a tuple: its
+    ``register_cpp_device_options`` callback (as is), its ``DeviceOpOverrides``'
+    ``get_cpp_torch_device_options`` (added to those below), its interface's
+    ``get_cpp_device_options`` (as is). Only ``cpp_stdlib="libstdc++"`` is supported.
     """
-    _validate_cpp_stdlib(cpp_stdlib)
+    if cpp_stdlib == "libc++":
+        raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
+    if cpp_stdlib != "libstdc++":
+        raise ValueError(
+            f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
+        )
     declared, complete = _declared_cpp_device_options(
         device_type, aot_mode, compile_only
     )
@@ -2252,8 +2223,8 @@ def get_cpp_torch_device_options(
         definitions.append(" USE_MPS")
 
     if declared is not None:
-        option_lists = (definitions, include_dirs, cflags, ldflags)
-        option_lists += (libraries_dirs, libraries, passthrough_args)
+        option_lists = (definitions, include_dirs, cflags, ldflags, libraries_dirs,
+                        libraries, passthrough_args)
         for common, extra in zip(option_lists, declared):
             common.extend(entry for entry in extra if entry not in common)
 

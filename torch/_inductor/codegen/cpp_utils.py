@@ -78,10 +78,8 @@ DTYPE_TO_ATEN = {
 
 
 def device_to_aten(device_type: str) -> str:
-    """The ATen device type (``"at::k<DeviceType>"``) of ``device_type``: its
-    ``DeviceOpOverrides.aten_device_type()``; ``at::kPrivateUse1`` for the
-    PrivateUse1 backend unless its overrides define their own. Raises
-    ``RuntimeError`` when there is none or it names no c10 ``DeviceType``."""
+    """``device_type``'s ``DeviceOpOverrides.aten_device_type()`` (``"at::k<Type>"``;
+    PrivateUse1 defaults to ``at::kPrivateUse1``); RuntimeError if none is valid."""
     if device_type == "meta":
         return "at::kMeta"
     from .common import _find_device_op_overrides, DeviceOpOverrides
@@ -95,11 +93,10 @@ def device_to_aten(device_type: str) -> str:
             "of torch._inductor.codegen.common with overrides that implement "
             "aten_device_type()"
         )
-    implementation = type(overrides).aten_device_type
-    if device_type == torch._C._get_privateuse1_backend_name() and implementation in (
-        DeviceOpOverrides.aten_device_type,
-        CpuDeviceOpOverrides.aten_device_type,
-    ):
+    inherited = type(overrides).aten_device_type in (
+        DeviceOpOverrides.aten_device_type, CpuDeviceOpOverrides.aten_device_type
+    )
+    if inherited and device_type == torch._C._get_privateuse1_backend_name():
         return "at::kPrivateUse1"
     try:
         aten_device_type = overrides.aten_device_type()
@@ -110,22 +107,17 @@ def device_to_aten(device_type: str) -> str:
             "implement it in the DeviceOpOverrides given to "
             f"register_device_op_overrides({device_type!r}, ...)"
         ) from err
-    if not (
-        isinstance(aten_device_type, str)
-        and aten_device_type.startswith("at::k")
-        and aten_device_type[len("at::k") :] in _C10_DEVICE_TYPE_NAMES
-    ):
+    if not isinstance(aten_device_type, str) or aten_device_type not in _ATEN_TYPES:
         raise RuntimeError(
-            f"{type(overrides).__name__}.aten_device_type() must return an ATen "
-            "device type expression 'at::k<DeviceType>' naming a c10 DeviceType, "
-            f"e.g. 'at::kPrivateUse1'; got {aten_device_type!r} for device "
-            f"'{device_type}'"
+            f"{type(overrides).__name__}.aten_device_type() must return an ATen device "
+            "type expression 'at::k<DeviceType>' naming a c10 DeviceType, e.g. "
+            f"'at::kPrivateUse1'; got {aten_device_type!r} for device '{device_type}'"
         )
     return aten_device_type
 
 
-# The names of c10's DeviceType members, e.g. "PrivateUse1".
-_C10_DEVICE_TYPE_NAMES = frozenset(torch.autograd.DeviceType.__members__)
+# "at::k<Name>" of each c10 DeviceType member, e.g. "at::kPrivateUse1".
+_ATEN_TYPES = frozenset(f"at::k{n}" for n in torch.autograd.DeviceType.__members__)
 
 LAYOUT_TO_ATEN = {
     torch.strided: "at::kStrided",
