@@ -756,8 +756,7 @@ def fake_tensor_prop(
 def _graph_operator_policy(
     gm: GraphModule, example_inputs: Sequence[InputType]
 ) -> DeviceOperatorPolicy | None:
-    """Loads the backends of the inputs' devices (a loader may register a
-    policy), then resolves the operator policy of the graph's accelerator."""
+    """Loads the inputs' device backends, then resolves the graph's operator policy."""
     init_backend_registration(
         x.device for x in example_inputs if isinstance(x, torch.Tensor)
     )
@@ -767,52 +766,37 @@ def _graph_operator_policy(
 
 
 def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
-    """Give an explicit index to each index-less device that follows a traced
-    ``torch.ops.streams.set_device(device_type, i)`` for its type, as eager
-    execution would resolve it: ``torch.device`` arguments anywhere, device
-    strings as a ``device`` keyword or ``Tensor.to`` argument."""
-    set_device_ops = (
-        torch.ops.streams.set_device,
-        torch.ops.streams.set_device.default,
-    )
-    if not any(
-        gm.graph.find_nodes(op="call_function", target=op) for op in set_device_ops
-    ):
+    """Index each index-less device (``torch.device`` anywhere, a string as ``device=``
+    or ``Tensor.to`` argument) after a traced ``streams.set_device`` of its type."""
+    ops = (torch.ops.streams.set_device, torch.ops.streams.set_device.default)
+    if not any(gm.graph.find_nodes(op="call_function", target=op) for op in ops):
         return
     current: dict[str, int] = {}
 
-    def pin_device(value: Any) -> Any:
+    def pin(value: Any, strings: bool = False) -> Any:
+        if strings and isinstance(value, str) and value in current:
+            return f"{value}:{current[value]}"
         if isinstance(value, torch.device) and value.index is None:
-            index = current.get(value.type)
-            if index is not None:
-                return torch.device(value.type, index)
+            if value.type in current:
+                return torch.device(value.type, current[value.type])
         return value
 
-    def pin_device_string(value: Any) -> Any:
-        if isinstance(value, str) and value in current:
-            return f"{value}:{current[value]}"
-        return pin_device(value)
-
     for node in gm.graph.nodes:
-        if node.op == "call_function" and node.target in set_device_ops:
+        if node.op == "call_function" and node.target in ops:
             device_type, index = node.args
             current[device_type] = index
-            continue
-        if not current or node.op not in ("call_function", "call_method"):
-            continue
-        args = torch.fx.node.map_aggregate(node.args, pin_device)
-        kwargs = torch.fx.node.map_aggregate(node.kwargs, pin_device)
-        if "device" in kwargs:
-            kwargs = {**kwargs, "device": pin_device_string(kwargs["device"])}
-        if node.target in ("to", torch.Tensor.to):
-            args = tuple(pin_device_string(arg) for arg in args)
-        node.args = args
-        node.kwargs = kwargs
+        elif current and node.op in ("call_function", "call_method"):
+            args = torch.fx.node.map_aggregate(node.args, pin)
+            kwargs = torch.fx.node.map_aggregate(node.kwargs, pin)
+            if "device" in kwargs:
+                kwargs = {**kwargs, "device": pin(kwargs["device"], strings=True)}
+            if node.target in ("to", torch.Tensor.to):
+                args = tuple(pin(arg, strings=True) for arg in args)
+            node.args, node.kwargs = args, kwargs
     gm.recompile()
 
 
-# The options the user passed to the compile in progress, and whether its
-# device's options are applied (so that the nested compile_fx does not again).
+# The user's options of the compile in progress; whether its device's are applied.
 _user_config_patches: contextvars.ContextVar[Mapping[str, Any]] = (
     contextvars.ContextVar("inductor_user_config_patches", default={})
 )
@@ -836,8 +820,7 @@ def _user_options_scope(config_patches: Any) -> Generator[None, None, None]:
 
 @contextlib.contextmanager
 def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]:
-    """Applies a device's options; on exit each is restored as it was, unset
-    ones included, so that a later compile sees the user's settings only."""
+    """Applies a device's options; on exit each is restored as it was (unset too)."""
     token = _device_config_applied.set(True)
     revert = config._make_closure_patcher(**patches)()
     try:
@@ -848,28 +831,9 @@ def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]
 
 
 def _device_config_patches(policy: DeviceOperatorPolicy | None) -> dict[str, Any]:
-    """The options ``policy`` sets for the compile in progress."""
     if policy is None:
         return {}
     return policy.config_patches(user_options=_user_config_patches.get())
-
-
-def _compile_fx_with_device_config(
-    patches: dict[str, Any],
-    model_: GraphModule,
-    example_inputs_: Sequence[InputType],
-    inner_compile: Callable[..., OutputCode],
-    **kwargs: Any,
-) -> CompileFxOutput:
-    """``compile_fx`` under a device's options, its backward included."""
-
-    @functools.wraps(inner_compile)
-    def inner(*args: Any, **inner_kwargs: Any) -> OutputCode:
-        with _device_config_scope(patches):
-            return inner_compile(*args, **inner_kwargs)
-
-    with _device_config_scope(patches):
-        return compile_fx(model_, example_inputs_, inner_compile=inner, **kwargs)
 
 
 # pass config dict back to user
@@ -2868,15 +2832,16 @@ def compile_fx(
             _graph_operator_policy(model_, example_inputs_)
         )
     ):
-        return _compile_fx_with_device_config(
-            device_config,
-            model_,
-            example_inputs_,
-            inner_compile,
-            decompositions=decompositions,
-            ignore_shape_env=ignore_shape_env,
-            compile_region_name=compile_region_name,
-        )
+        with _device_config_scope(device_config):
+            return compile_fx(
+                model_,
+                example_inputs_,
+                # the backward too, compiled out of this scope
+                inner_compile=_device_config_scope(device_config)(inner_compile),
+                decompositions=decompositions,
+                ignore_shape_env=ignore_shape_env,
+                compile_region_name=compile_region_name,
+            )
 
     # Keep region names out of graph_kwargs so they don't perturb FX cache keys.
     inner_compile = functools.partial(

@@ -230,32 +230,21 @@ class _WireProtocolInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
-        devices = _backend_device_types(self.gm)
-        return _WireProtocolPickledInput(
-            GraphPickler.dumps(self), devices, _device_options(devices)
+        from .codegen.common import (
+            custom_backend_codegen_configs as configs,
+            get_scheduling_for_device,
         )
+        from .utils import graph_device_types
 
-
-def _backend_device_types(gm: torch.fx.GraphModule) -> tuple[str, ...]:
-    """The device types of the tensors in `gm` that have an Inductor backend."""
-    from .codegen.common import get_scheduling_for_device
-    from .utils import graph_device_types
-
-    return tuple(
-        d for d in graph_device_types(gm) if get_scheduling_for_device(d) is not None
-    )
-
-
-def _device_options(devices: Sequence[str]) -> dict[str, dict[str, object]]:
-    """The values of the config modules of `devices` (their "<device>.<key>"
-    compile options), to apply in the child."""
-    from .codegen.common import custom_backend_codegen_configs
-
-    return {
-        device: owner.save_config_portable()
-        for device in devices
-        if (owner := custom_backend_codegen_configs.get(device)) is not None
-    }
+        devices = tuple(
+            d for d in graph_device_types(self.gm) if get_scheduling_for_device(d)
+        )
+        options = {
+            d: owner.save_config_portable()
+            for d in devices
+            if (owner := configs.get(d)) is not None
+        }
+        return _WireProtocolPickledInput(GraphPickler.dumps(self), devices, options)
 
 
 def _current_fake_mode() -> FakeTensorMode:
@@ -272,8 +261,8 @@ def _current_fake_mode() -> FakeTensorMode:
 @dataclass
 class _WireProtocolPickledInput:
     value: bytes
-    # The graph's device types with a backend, which the child loads before
-    # unpickling it when it lacks them, and the values of their config modules.
+    # The graph's device types with a backend (loaded by the child if it lacks them)
+    # and the values of their config modules.
     devices: tuple[str, ...] = ()
     device_options: dict[str, dict[str, object]] = dataclasses.field(
         default_factory=dict
@@ -608,11 +597,10 @@ class _SerializedFxCompile(FxCompile):
             stack.enter_context(input.virtualized.patch())
             stack.enter_context(input.lowering.patch())
             stack.enter_context(config.patch(input.config))
-            from .codegen.common import custom_backend_codegen_configs
+            from .codegen.common import custom_backend_codegen_configs as configs
 
             for device, options in pickled_input.device_options.items():
-                owner = custom_backend_codegen_configs.get(device)
-                if owner is not None:
+                if (owner := configs.get(device)) is not None:
                     stack.enter_context(owner.patch(options))
             captured_logs = stack.enter_context(input.logger_state)
             if input.deterministic_guard_for_testing:

@@ -318,16 +318,14 @@ def get_schema_info(func: OpOverload) -> torch._C._SchemaInfo:
     return torch._C._SchemaInfo(func._schema)
 
 
-#: OpOverload -> {device type: fake implementation}, for calls whose first fake
-#: tensor is on that device; see _set_device_fake_impls.
+#: OpOverload -> {device type: fake impl for calls whose first fake tensor is there}.
 _device_fake_impls: dict[OpOverload, dict[str, Callable[..., Any]]] = {}
 
 
 def _set_device_fake_impls(
     device_type: str, impls: Mapping[OpOverload, Callable[..., Any]]
 ) -> None:
-    """Replaces the fake implementations of ``device_type`` (those of its
-    Inductor operator policy) with ``impls``."""
+    """Replaces ``device_type``'s fake implementations (its operator policy's)."""
     global _device_fake_impls
     table = {op: dict(by_device) for op, by_device in _device_fake_impls.items()}
     for by_device in table.values():
