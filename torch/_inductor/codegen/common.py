@@ -12,7 +12,6 @@ import operator
 import os
 import re
 import tempfile
-import textwrap
 import threading
 from abc import ABC, abstractmethod
 from itertools import chain
@@ -24,6 +23,10 @@ import sympy
 import torch
 import torch.fx
 from torch._dynamo.device_interface import (  # noqa: F401 (loader doors)
+    _backend_load_error,
+    _bump_registry_generation,
+    _discover,
+    _safe_probe,
     BACKEND_ENTRY_POINT_GROUP,
     BackendFeature,
     device_backend_loaders,
@@ -321,8 +324,7 @@ KernelArgType = WorkspaceArg | TensorArg | SizeArg | TMADescriptorArg | Constexp
 
 device_codegens: dict[str, DeviceCodegen] = {}
 
-# A device index in generated code: a number, or an expression evaluated at
-# run time (see DeviceOpOverrides.current_device_idx_expr).
+# A device index in generated code: a number or a run-time expression.
 DeviceIdx = int | str
 
 
@@ -333,27 +335,18 @@ class DeviceOpOverrides:
     def get_cpp_torch_device_options(
         self, aot_mode: bool, compile_only: bool
     ) -> tuple[list[str], ...] | None:
-        """
-        C++ build options added to those every device gets, as the 7-tuple of
-        ``cpp_builder.get_cpp_torch_device_options`` (which states the
-        precedence of its sources). Default: None, no options of its own.
-        """
+        """The device's C++ build options, as the 7-tuple of
+        ``cpp_builder.get_cpp_torch_device_options``. Default: None, none."""
         return None
 
     def aten_device_type(self) -> str:
-        """
-        The device's ATen device type in generated C++, ``"at::k<DeviceType>"``
-        (read through ``cpp_utils.device_to_aten``). Default: not implemented;
-        the PrivateUse1 backend then gets ``"at::kPrivateUse1"``.
-        """
+        """The ATen device type in generated C++ (``"at::kCUDA"``). Default:
+        not implemented; the PrivateUse1 backend then gets ``at::kPrivateUse1``."""
         raise NotImplementedError
 
     def uses_gpu_cpp_wrapper(self) -> bool:
-        """
-        Whether the device's C++ wrapper is a GPU one (``CppWrapperGpu``): kernels
-        compiled apart, launched on a raw stream, AOTInductor's two passes.
-        Default: False, a ``CppWrapperCpu``-style wrapper; cuda and xpu say True.
-        """
+        """Whether the device's C++ wrapper is ``CppWrapperGpu``. Default: False,
+        a ``CppWrapperCpu``-style wrapper; cuda and xpu say True."""
         return False
 
     def set_device(self, device_idx: DeviceIdx) -> str:
@@ -366,11 +359,7 @@ class DeviceOpOverrides:
         raise NotImplementedError
 
     def current_device_idx_expr(self) -> str:
-        """
-        A Python expression for the current device index at run time (e.g.
-        ``torch.cuda.current_device()``), for wrappers not bound to one index.
-        Default: raises ``RuntimeError``; cuda and xpu implement it.
-        """
+        """Python expression of the current device index. Default: raises."""
         raise RuntimeError(
             f"compile-on-one-rank (device-as-parameter) is not supported on "
             f"{type(self).__name__}: it has no current_device_idx_expr(), so the "
@@ -380,11 +369,7 @@ class DeviceOpOverrides:
         )
 
     def kernel_call_guard(self, kernel_name: str) -> str:
-        """
-        A Python expression for a context manager the Python wrapper enters
-        around each call of a generated kernel ``kernel_name`` on the device.
-        Default: ``""``, nothing around the call.
-        """
+        """Python context-manager expression around each kernel call. Default: none."""
         return ""
 
     def current_stream(self) -> str:
@@ -415,16 +400,12 @@ class DeviceOpOverrides:
         raise NotImplementedError
 
     def cpp_kernel_launch_supports_pdl(self) -> bool:
-        """Whether :meth:`kernel_driver`'s launcher supports programmatic
-        dependent launch. Default: False."""
+        """Whether :meth:`kernel_driver`'s launcher supports PDL. Default: False."""
         return False
 
     def cpp_stream_type(self) -> str:
-        """
-        The C++ type of the device's raw stream (``"cudaStream_t"``), for the GPU
-        C++ wrapper. Default: not implemented; required when
-        :meth:`uses_gpu_cpp_wrapper` is True.
-        """
+        """The C++ type of the raw stream (``"cudaStream_t"``); required when
+        :meth:`uses_gpu_cpp_wrapper` is True. Default: not implemented."""
         raise NotImplementedError
 
     def aoti_get_stream(self) -> str:
@@ -451,12 +432,7 @@ class NoOpDeviceOpOverrides(DeviceOpOverrides):
     switching or synchronization; no ``aten_device_type`` of its own."""
 
     def import_get_raw_stream_as(self, name: str) -> str:
-        return textwrap.dedent(
-            """
-            def get_raw_stream(_):
-                return 0
-            """
-        )
+        return "\ndef get_raw_stream(_):\n    return 0\n"
 
     def cpp_kernel_type(self) -> str:
         return "void*"
@@ -471,9 +447,7 @@ class NoOpDeviceOpOverrides(DeviceOpOverrides):
         return "torch._ops.contextlib.nullcontext()"
 
 
-# Protects device_op_overrides_dict and _device_op_overrides_initialized
-# against concurrent registration and lazy initialisation; never held while
-# importing.
+# Protects device_op_overrides_dict and _device_op_overrides_initialized.
 device_op_overrides_lock = threading.RLock()
 device_op_overrides_dict: dict[str, DeviceOpOverrides] = {}
 _device_op_overrides_initialized = False
@@ -526,16 +500,13 @@ def register_backend_for_device(
             f"{device_custom_config=} cannot be the same as the default inductor config {config=}"
         )
     custom_backend_codegen_configs[device] = device_custom_config
-    from torch._dynamo.device_interface import _bump_registry_generation
-
     _bump_registry_generation()
 
 
 def get_backend_features(
     device: torch.device | str | None,
 ) -> OrderedSet[BackendFeature]:
-    """The codegen features of `device`'s Scheduling; a probe: a failing
-    backend loader is logged, not raised."""
+    """The codegen features of `device`'s Scheduling; a failing loader is logged."""
     if device is None:
         return OrderedSet()
     if isinstance(device, torch.device):
@@ -684,12 +655,8 @@ def _init_builtin_backend_registration() -> None:
 
 
 def _ensure_backend(device: str, *, strict: bool) -> None:
-    """Discovers the Inductor backend of `device` if it has none (see
-    `torch._dynamo.device_interface._discover`), then from the `Scheduling`,
-    `PythonWrapperCodegen`, `CppWrapperCodegen` (and optional
-    `WrapperFxCodegen`) attributes of the PrivateUse1 device module."""
-    from torch._dynamo.device_interface import _backend_load_error, _discover
-
+    """Discovers the backend of `device` if it has none, then registers the
+    codegen classes of the PrivateUse1 device module `torch.<device>`."""
     if device in device_codegens:
         return
     if not _discover(device, lambda: device in device_codegens, strict=strict):
@@ -697,9 +664,9 @@ def _ensure_backend(device: str, *, strict: bool) -> None:
     if device in device_codegens or device != torch._C._get_privateuse1_backend_name():
         return
     module = getattr(torch, device, None)
-    names = ("Scheduling", "PythonWrapperCodegen", "CppWrapperCodegen", "WrapperFxCodegen")
+    names = ("Scheduling", "PythonWrapperCodegen", "CppWrapperCodegen")
     try:
-        found = [getattr(module, name, None) for name in names]
+        found = [getattr(module, n, None) for n in (*names, "WrapperFxCodegen")]
     except Exception as err:
         error = _backend_load_error(
             device,
@@ -716,32 +683,17 @@ def _ensure_backend(device: str, *, strict: bool) -> None:
 
 
 def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
-    """
-    Resolves the compile option `name` ("-" read as "_") of the form
-    "<device>.<key>" to `(config module, key)`: the `device_custom_config`
-    registered for `<device>` with `register_backend_for_device`, and the key
-    in it. Returns None for every other name: a core Inductor option (core
-    names win, so "triton.cudagraphs" stays Inductor's), a name whose prefix
-    is not a device type, a device without a config module, or a key its
-    config module does not declare. Callers fall back to
-    `torch._inductor.config`, which reports an unknown option.
-
-    Loads the backend of an out-of-tree `<device>` on demand (see
-    `init_backend_registration`).
-    """
+    """`(device_custom_config, key)` of the compile option "<device>.<key>"
+    ("-" read as "_"); None for a core option or anything a device does not
+    declare. Loads an out-of-tree device's backend on demand."""
     return _resolve_compile_option_owner(name, strict=False)
 
 
 def _resolve_compile_option_owner(
     name: str, *, strict: bool = True
 ) -> tuple[ConfigModule, str] | None:
-    """
-    `get_compile_option_owner`, except that with `strict` a "<device>.<key>"
-    option that no core option group and no registered device declares raises
-    a `RuntimeError` naming the fix (register the device, declare a config
-    module, or one of the known keys). `torch.compile(options=...)` and
-    `patch_compile_options` resolve strictly.
-    """
+    """`get_compile_option_owner`; with `strict`, a "<device>.<key>" option
+    nothing declares raises a `RuntimeError` naming the fix."""
     name = name.replace("-", "_")
     device, dot, key = name.partition(".")
     if not dot or name in config._config:
@@ -798,12 +750,8 @@ def _resolve_compile_option_owner(
 def patch_compile_options(
     config_patches: str | dict[str, Any] | None,
 ) -> Iterator[None]:
-    """
-    Like `config.patch(config_patches)`, with "<device>.<key>" options (see
-    `get_compile_option_owner`) patched on their device's config module. Every
-    name is resolved before anything is patched; an unknown one raises as
-    `config.patch` does. Usable as a decorator, like `config.patch`.
-    """
+    """`config.patch(config_patches)`, patching "<device>.<key>" options on
+    their device's config module; all names are resolved before patching."""
     if not isinstance(config_patches, dict):
         with config.patch(config_patches):
             yield
@@ -825,25 +773,23 @@ def patch_compile_options(
 
 
 def load_backends_in_subprocess(devices: Sequence[str], where: str) -> None:
-    """Loads the backends of the out-of-tree `devices` a parent process
-    compiles for, in a process `where` that compiles for it, without the
-    parent's loaders; raises a `RuntimeError` naming a device it cannot load."""
+    """Loads the backends of `devices` in the subprocess `where`; raises a
+    `RuntimeError` naming a device it cannot load."""
     init_backend_registration(())
     for device in devices:
         _ensure_backend(device, strict=True)
-        if device in device_codegens:
-            continue
-        raise RuntimeError(
-            f"{where} cannot load the Inductor backend of device '{device}' "
-            "that its parent process compiles for: a backend used in "
-            "subprocesses must load without the parent's help, from a "
-            f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in its "
-            "distribution (which also registers the device with eager "
-            f"PyTorch), or from torch.{device}._inductor_backend_init() "
-            "once a torch.backends autoload entry point has registered the "
-            "device module. Install the backend's distribution in this "
-            "environment, or compile in-process."
-        )
+        if device not in device_codegens:
+            raise RuntimeError(
+                f"{where} cannot load the Inductor backend of device '{device}' "
+                "that its parent process compiles for: a backend used in "
+                "subprocesses must load without the parent's help, from a "
+                f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in "
+                "its distribution (which also registers the device with eager "
+                f"PyTorch), or from torch.{device}._inductor_backend_init() "
+                "once a torch.backends autoload entry point has registered the "
+                "device module. Install the backend's distribution in this "
+                "environment, or compile in-process."
+            )
 
 
 def missing_backend_message(device: str) -> str:
@@ -861,18 +807,14 @@ def missing_backend_message(device: str) -> str:
 def init_backend_registration(
     devices: Iterable[torch.device | str] | None = None,
 ) -> None:
-    """
-    Registers the in-tree backends (once), then discovers those of the
-    out-of-tree `devices` a compile needs (default: the renamed PrivateUse1
-    device) that have none; raises the `RuntimeError` of a loader that fails.
-    """
+    """Registers the in-tree backends (once), then discovers those of
+    `devices` (default: the renamed PrivateUse1 device) that have none."""
     _init_builtin_backend_registration()
     if devices is None:
         name = torch._C._get_privateuse1_backend_name()
         devices = () if name == "privateuseone" else (name,)
     for d in devices:
         device = d.type if isinstance(d, torch.device) else d.partition(":")[0]
-        # Cheap when registered: this runs for every backend-feature query.
         if device not in device_codegens:
             _ensure_backend(device, strict=True)
 
@@ -904,8 +846,6 @@ def register_device_op_overrides(
         )
     with device_op_overrides_lock:
         device_op_overrides_dict[device] = device_op_overrides
-    from torch._dynamo.device_interface import _bump_registry_generation
-
     _bump_registry_generation()
 
 
@@ -916,8 +856,7 @@ def _initialize_device_op_overrides():
     if _device_op_overrides_initialized:
         return
 
-    # Imported without the lock: each in-tree module registers its overrides
-    # once, when first imported.
+    # Imported without the lock.
     from . import (  # noqa: F401
         cpu_device_op_overrides,
         mps_device_op_overrides,
@@ -942,7 +881,7 @@ def get_device_op_overrides(device: str) -> DeviceOpOverrides:
         try:
             device_type = torch.device(device).type
         except RuntimeError:
-            device_type = None  # Not a device type torch knows.
+            device_type = None
         # A type of torch's own without overrides (meta): a bare KeyError.
         if device_type not in (None, torch._C._get_privateuse1_backend_name()):
             raise KeyError(device)
@@ -961,17 +900,10 @@ def _find_device_op_overrides(device: str) -> DeviceOpOverrides | None:
 
 
 def _uses_gpu_cpp_wrapper(device: str) -> bool:
-    """
-    ``uses_gpu_cpp_wrapper()`` of the overrides registered for the device type
-    ``device``; False when none are registered (meta, or a device that has not
-    registered yet).  A probe: a broken override warns once and counts as False.
-    """
-    from torch._dynamo.device_interface import _safe_probe
-
+    """``uses_gpu_cpp_wrapper()`` of ``device``'s overrides; False when it has
+    none or they raise (warned once)."""
     overrides = _find_device_op_overrides(device)
-    if overrides is None:
-        return False
-    return _safe_probe(overrides, "uses_gpu_cpp_wrapper")
+    return overrides is not None and _safe_probe(overrides, "uses_gpu_cpp_wrapper")
 
 
 DTYPE_TO_COMPUTATION_DTYPE: dict[torch.dtype, torch.dtype] = {
