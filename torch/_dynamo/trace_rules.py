@@ -51,7 +51,16 @@ from torch._logging import warning_once
 from torch.utils import _config_module
 
 from . import config
-from .device_interface import _registry_cache
+from .device_interface import (
+    _bump_registry_generation,
+    _device_registry_lock,
+    _registry_cache,
+    _safe_probe,
+    device_interfaces,
+    DeviceInterface,
+    get_interface_for_device__PrivateUse1,
+    get_registered_device_interfaces,
+)
 from .resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from .utils import (
     getfile,
@@ -3080,18 +3089,14 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
     return d
 
 
-# Trace rules of the runtimes of out-of-tree devices (their device module
-# `torch.<name>` and their DeviceInterface), derived from the device registry
-# by _device_tables(). A function that has a rule above keeps it.
+# Trace rules of out-of-tree device runtimes, derived by _device_tables();
+# a function with a rule above keeps it.
 
-# register_device_trace_rules(): device type -> {function: kind}, a kind being
-# "in_graph", "skip", "constant_fold" or "constant_fold_need_guards". A call
-# replaces the inner dict of its device, never mutates it.
+# register_device_trace_rules(): device type -> {function: kind}.
 _device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
 
 # Defaults for `torch.<name>` of a registered out-of-tree device, by attribute.
 _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
-    # RNG state functions: AOT dispatch ignores them (as torch.cuda's, above).
     "skip": (
         "get_rng_state",
         "get_rng_state_all",
@@ -3107,38 +3112,27 @@ _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
     "constant_fold_need_guards": ("current_device", "is_initialized"),
 }
 
-# Functions TorchInGraphFunctionVariable._get_handlers() handles for an
-# out-of-tree device: attribute -> whether `torch.<name>`'s counts too (not
-# only the interface's).
-_DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = {
-    "current_stream": True,
-    "synchronize": True,
-    "stream": True,
-    "set_device": True,
-    "exchange_device": False,
-    "maybe_exchange_device": False,
-}
+# Attributes _get_handlers() handles -> whether `torch.<name>`'s counts too.
+_DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = dict.fromkeys(
+    ("current_stream", "synchronize", "stream", "set_device"), True
+) | dict.fromkeys(("exchange_device", "maybe_exchange_device"), False)
 
 
 @dataclasses.dataclass(frozen=True)
 class _DeviceTables:
     """What Dynamo derives from the registered out-of-tree devices."""
 
-    # Rules of functions that have none in get_torch_obj_rule_map().
     rule_map: dict[Any, type[VariableTracker]]
     constant_fold: dict[Callable[..., Any], None]
     constant_fold_need_guards: dict[Callable[..., Any], None]
     # Attribute of _DEVICE_HANDLED_FUNCTIONS -> {function: device type}.
     handled: dict[str, dict[Callable[..., Any], str]]
     tensor_classes: dict[type, None]
-    # Types of the device-properties objects of the available devices.
     constant_types: frozenset[type]
-    # The out-of-tree device types, and those whose interface exposes_streams().
     devices: frozenset[str]
     stream_devices: frozenset[str]
-    # Functions of `torch.<PrivateUse1 name>` while that device has no interface.
+    # Functions of `torch.<PrivateUse1 name>` while it has no interface.
     interfaceless_runtime: frozenset[Any]
-    # Class -> device type (see _device_classes()).
     stream_classes: dict[type, str] = dataclasses.field(default_factory=dict)
     event_classes: dict[type, str] = dataclasses.field(default_factory=dict)
     stream_context_classes: dict[type, str] = dataclasses.field(default_factory=dict)
@@ -3147,8 +3141,6 @@ class _DeviceTables:
 
 
 def _runtime_without_interface(name: str) -> frozenset[Any]:
-    from .device_interface import device_interfaces
-
     module = getattr(torch, name, None)
     if name in device_interfaces or not isinstance(module, types.ModuleType):
         return frozenset()
@@ -3158,8 +3150,7 @@ def _runtime_without_interface(name: str) -> frozenset[Any]:
 
 
 def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
-    """The device rule of `obj`, a function of the PrivateUse1 device module
-    met while the device has no interface, after running a compile's discovery."""
+    """The device rule of `obj` after discovering the PrivateUse1 interface."""
     from .device_interface import _discover_privateuse1_interface_for_compile
 
     _discover_privateuse1_interface_for_compile()
@@ -3167,10 +3158,8 @@ def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
 
 
 def _device_without_interface(tx: Any, fn: Any) -> str | None:
-    """The name of the renamed PrivateUse1 device if it has no interface and
-    `fn` (or the code calling it) belongs to its device module; never raises."""
-    from .device_interface import device_interfaces
-
+    """The renamed PrivateUse1 device if it has no interface and `fn` (or its
+    caller) belongs to its device module; never raises."""
     name = torch._C._get_privateuse1_backend_name()
     module = getattr(torch, name, None)
     if name == "privateuseone" or name in device_interfaces or module is None:
@@ -3187,10 +3176,7 @@ def _device_without_interface(tx: Any, fn: Any) -> str | None:
 
 
 def _device_runtime_function(owner: Any, attr: str) -> Any:
-    """`owner.<attr>`, unwrapped, if it is a hashable callable other than a
-    placeholder of DeviceInterface; else None."""
-    from .device_interface import DeviceInterface
-
+    """`owner.<attr>` unwrapped, unless a DeviceInterface placeholder or unhashable."""
     fn = getattr(owner, attr, None)
     if fn is getattr(DeviceInterface, attr, None) or not callable(fn):
         return None
@@ -3198,17 +3184,11 @@ def _device_runtime_function(owner: Any, attr: str) -> Any:
 
 
 def _unwrapped(fn: Any) -> Any:
-    """`fn` as lookup() sees it."""
     if is_lru_cache_wrapped_function(fn):
         fn = fn.__wrapped__
     return unwrap_if_wrapper(fn)
 
 
-def _strict_subclass(cls: Any, base: type) -> bool:
-    return isinstance(cls, type) and issubclass(cls, base) and cls is not base
-
-
-# The DeviceInterface slots that list constant-fold functions, by rule kind.
 _INTERFACE_CONSTANT_FOLD_SLOTS = {
     "constant_fold": "dynamo_constant_fold_fns",
     "constant_fold_need_guards": "dynamo_constant_fold_fns_need_guards",
@@ -3216,8 +3196,7 @@ _INTERFACE_CONSTANT_FOLD_SLOTS = {
 
 
 def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
-    """`device_interface.<slot>` as a list; [] (warned once) unless it is an
-    iterable of hashable callables."""
+    """`device_interface.<slot>` as a list; [] (warned once) if malformed."""
     try:
         entries = list(getattr(device_interface, slot, ()))
     except TypeError:
@@ -3238,22 +3217,14 @@ _privateuse1_backend_name = torch._C._get_privateuse1_backend_name
 
 
 def _device_tables() -> _DeviceTables:
-    """The tables derived from the device registry and the device trace rules,
-    recomputed after a change of either."""
+    """The tables derived from the device registry and trace rules."""
     return _derive_device_tables(_privateuse1_backend_name())
 
 
 @_registry_cache
 def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     """_device_tables() while PrivateUse1 is named `privateuse1_name`."""
-    from .device_interface import (
-        _safe_probe,
-        device_interfaces,
-        get_interface_for_device__PrivateUse1,
-    )
-
-    devices = []  # (name, interface, device module or None) per out-of-tree type
-    # Without any, the registry is left uninitialised.
+    devices = []  # (name, interface, device module or None)
     if privateuse1_name != "privateuseone" or device_interfaces:
         for name, device_interface in get_interface_for_device__PrivateUse1():
             try:
@@ -3283,7 +3254,6 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             props = _safe_probe(device_interface, "get_device_properties", default=None)
             if props is not None:
                 constant_types.add(type(props))
-    # The trace rules of every device type, registered or not.
     for name, rules in list(_device_trace_rules.items()):
         for fn, kind in rules.items():
             kinds.setdefault(fn, kind)
@@ -3325,9 +3295,8 @@ def _device_rule_kinds(
     static_rules: dict[Any, type[VariableTracker]],
     handled: dict[str, dict[Callable[..., Any], str]],
 ) -> dict[Any, str]:
-    """The rule kind of each runtime function of the device `name`, in
-    increasing precedence: module defaults, the handled functions (recorded in
-    `handled`), the interface's constant-fold slots, registered trace rules."""
+    """The rule kind of each runtime function of `name`, by increasing
+    precedence: module defaults, handled functions, interface slots, trace rules."""
     device_kinds: dict[Any, str] = {}
     for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
         for attr in attrs:
@@ -3348,21 +3317,17 @@ def _device_rule_kinds(
 
 
 def _device_classes(device_interface: Any, module: Any) -> Iterator[tuple[str, type]]:
-    """(table, class) for the interface's Stream and Event (strict subclasses of
-    torch.Stream / torch.Event), the module's StreamContext and amp.autocast,
-    and the `device` context managers of both."""
-    stream_cls = getattr(device_interface, "Stream", None)
-    if _strict_subclass(stream_cls, torch.Stream):
-        yield "stream_classes", stream_cls
-    event_cls = getattr(device_interface, "Event", None)
-    if _strict_subclass(event_cls, torch.Event):
-        yield "event_classes", event_cls
-    stream_context_cls = getattr(module, "StreamContext", None)
-    if isinstance(stream_context_cls, type):
-        yield "stream_context_classes", stream_context_cls
-    autocast_cls = getattr(getattr(module, "amp", None), "autocast", None)
-    if _strict_subclass(autocast_cls, torch.amp.autocast_mode.autocast):
-        yield "autocast_classes", autocast_cls
+    """(table, class) for the device's Stream, Event, StreamContext, autocast
+    and `device` context manager classes."""
+    autocast = getattr(getattr(module, "amp", None), "autocast", None)
+    for table, cls, base in (
+        ("stream_classes", getattr(device_interface, "Stream", None), torch.Stream),
+        ("event_classes", getattr(device_interface, "Event", None), torch.Event),
+        ("stream_context_classes", getattr(module, "StreamContext", None), object),
+        ("autocast_classes", autocast, torch.amp.autocast_mode.autocast),
+    ):
+        if isinstance(cls, type) and issubclass(cls, base) and cls is not base:
+            yield table, cls
     for owner in (device_interface, module):
         device_cls = getattr(owner, "device", None)
         if isinstance(device_cls, type) and hasattr(device_cls, "__enter__"):
@@ -3378,21 +3343,11 @@ def register_device_trace_rules(
     constant_fold_need_guards: Iterable[Callable[..., Any]] = (),
 ) -> None:
     """
-    Sets how Dynamo traces runtime functions of the out-of-tree device type
-    `device_type`: put in the graph, skipped, constant-folded, or folded with a
-    guard on their no-argument value. These rules win over the device module's
-    defaults and the interface's slots; torch functions keep their own rules.
-    A later rule for a function replaces the earlier one; the device need not be
-    registered yet. Raises `ValueError` for a built-in device type or a function
-    given two rules, `TypeError` for a bad device type or entry.
+    Sets how Dynamo traces runtime functions of the out-of-tree `device_type`,
+    over the module's defaults and interface's slots (torch functions keep
+    theirs); a later rule replaces an earlier one. Raises `ValueError` for a
+    built-in device type or a function given two rules, `TypeError` for bad input.
     """
-    from .device_interface import (
-        _bump_registry_generation,
-        _device_registry_lock,
-        get_interface_for_device__PrivateUse1,
-        get_registered_device_interfaces,
-    )
-
     if isinstance(device_type, torch.device):
         device_type = device_type.type
     if not isinstance(device_type, str):
@@ -3433,10 +3388,8 @@ def register_device_trace_rules(
                 )
             new_rules[fn] = kind
     with _device_registry_lock:
-        _device_trace_rules[device_type] = {
-            **_device_trace_rules.get(device_type, {}),
-            **new_rules,
-        }
+        rules = _device_trace_rules.get(device_type, {})
+        _device_trace_rules[device_type] = {**rules, **new_rules}
     _bump_registry_generation()
 
 

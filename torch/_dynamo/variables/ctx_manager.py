@@ -902,10 +902,7 @@ def _device_module(device_type: str, *needed: str, guard: bool = False) -> Any:
                 explanation=f"Dynamo needs torch.{device_type}.{name}() to trace "
                 f"this call for the device '{device_type}', and the device "
                 "module does not provide it.",
-                hints=[
-                    f"Give the device module torch.{device_type} "
-                    "current_device() and set_device(), like torch.cuda's.",
-                ],
+                hints=[f"Give torch.{device_type} current_device() and set_device()."],
             )
     if guard:
         device_module = AttrSource(ImportSource("torch"), device_type)
@@ -915,9 +912,8 @@ def _device_module(device_type: str, *needed: str, guard: bool = False) -> Any:
 
 
 class OutOfTreeDeviceVariable(ContextWrappingVariable):
-    """`with torch.<device>.device(i):` of an out-of-tree device: like
-    set_device(i) on entry (traced on device `i`, guarded on the device current
-    at entry), restored on exit; a no-op for None or a negative index."""
+    """`with torch.<device>.device(i):` of an out-of-tree device: set_device(i)
+    on entry, restored on exit; a no-op for None or a negative index."""
 
     _nonvar_fields = {
         "device_type", "context_class", *ContextWrappingVariable._nonvar_fields
@@ -1187,7 +1183,6 @@ class AutocastModeVariable(ContextWrappingVariable):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> "AutocastModeVariable":
-        # torch.<device>.amp.autocast of an out-of-tree device -> device type.
         device_autocast_classes = trace_rules._device_tables().autocast_classes
         if func not in [
             torch.amp.autocast_mode.autocast,

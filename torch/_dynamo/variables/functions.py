@@ -2263,8 +2263,7 @@ class SkipFunctionVariable(VariableTracker):
     def _reject_runtime_of_device_without_interface(
         self, tx: "InstructionTranslatorBase", module_name: str, qualname: str
     ) -> None:
-        """Graph-breaks, naming the fix, on a function of the renamed PrivateUse1
-        device's runtime while that device has no interface."""
+        """Graph-breaks on the PrivateUse1 runtime while it has no interface."""
         from ..trace_rules import _device_without_interface, get_skip_reason
 
         device = _device_without_interface(tx, self.value)
@@ -2279,15 +2278,13 @@ class SkipFunctionVariable(VariableTracker):
             "DeviceInterface that Dynamo can find, so Dynamo has no rule "
             "for tracing it.",
             hints=[
-                "Register the device's DeviceInterface with "
-                "torch._dynamo.device_interface."
-                "register_interface_for_device_PrivateUse1(), or make it "
-                f"discoverable: a torch.{device}.get_device_interface() "
-                f"hook, a torch_{device}._dynamo.device_interface module, "
-                "or an Inductor backend loader that registers it "
-                f"(register_device_backend_loader('{device}', loader), a "
-                f"'torch_inductor_backends' entry point named '{device}', "
-                f"or torch.{device}._inductor_backend_init()).",
+                "Register the device's DeviceInterface with torch._dynamo."
+                "device_interface.register_interface_for_device_PrivateUse1(), or "
+                f"make it discoverable: a torch.{device}.get_device_interface() hook, "
+                f"a torch_{device}._dynamo.device_interface module, or an Inductor "
+                "backend loader that registers it (register_device_backend_loader("
+                f"'{device}', loader), a 'torch_inductor_backends' entry point named "
+                f"'{device}', or torch.{device}._inductor_backend_init()).",
             ],
         )
 

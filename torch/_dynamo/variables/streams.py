@@ -73,7 +73,7 @@ def _codegen_build_of_class(
     args: TupleVariable,
     kwargs: ConstDictVariable,
 ) -> None:
-    # Pushes build_of_class(device_cls, args, kwargs).
+    # Pushes stash(build_of_class(device_cls, args, kwargs)).
     cg.add_push_null(
         lambda: cg.load_import_from(torch._dynamo.utils.__name__, "build_of_class")
     )
@@ -82,6 +82,7 @@ def _codegen_build_of_class(
     cg(args)
     cg(kwargs)
     cg.extend_output(create_call_function(3, False))
+    cg.extend_output(create_call_function(1, False))
 
 
 def get_current_stream(device: torch.device) -> int:
@@ -401,26 +402,15 @@ class StreamContextVariable(FxTracebackAnnotateVariable):
         return self.stream
 
 
-def _is_out_of_tree_device(device_type: str) -> bool:
-    return (
-        device_type == torch._C._get_privateuse1_backend_name()
-        or device_type in trace_rules._device_tables().devices
-    )
-
-
 class StreamVariable(StreamContextVariable):
-    """Represents the device-agnostic torch.Stream class.
-
-    A stream of an out-of-tree device is one too, typed as its interface's
-    `Stream` (`stream_type`); its identity attributes are constants guarded on
-    its source."""
+    """Represents the device-agnostic torch.Stream class (typed `stream_type`
+    for the interface's `Stream` of an out-of-tree device)."""
 
     _cpython_type: type = torch.Stream  # pyrefly: ignore [bad-override]
     # Subclasses set this to the device-specific handle attribute name
     # (e.g. "cuda_stream", "sycl_queue").  None means no special handling.
     _device_handle_attr: str | None = None
-    # Identity attributes of an out-of-tree device's stream, and those of
-    # them known while tracing for a stream created in the graph.
+    # Identity attributes of an out-of-tree device's stream; the known ones.
     _device_stream_attrs = frozenset(
         {"stream_id", "device", "device_index", "device_type", "native_handle"}
     )
@@ -447,12 +437,13 @@ class StreamVariable(StreamContextVariable):
         self.device = value.device
 
         self.user_object_index = user_object_index
-        stream_classes = trace_rules._device_tables().stream_classes
-        if stream_type is None and type(value) in stream_classes:
+        tables = trace_rules._device_tables()
+        if stream_type is None and type(value) in tables.stream_classes:
             stream_type = type(value)
         self.stream_type = stream_type
-        self.out_of_tree = stream_type is not None or _is_out_of_tree_device(
-            value.device.type
+        self.out_of_tree = stream_type is not None or value.device.type in (
+            torch._C._get_privateuse1_backend_name(),
+            *tables.devices,
         )
         super().__init__(None, **kwargs)
 
@@ -478,21 +469,15 @@ class StreamVariable(StreamContextVariable):
             if hasattr(self.value, "native_handle"):
                 return ConstantVariable.create(self.value.native_handle)
 
-        if (
-            self.out_of_tree
-            and name in self._device_placement_attrs
-            and hasattr(self.value, name)
-        ):
-            return ConstantVariable.create(getattr(self.value, name))
-
         if self.out_of_tree:
+            if name in self._device_placement_attrs and hasattr(self.value, name):
+                return ConstantVariable.create(getattr(self.value, name))
             self._reject_device_stream_attr(name)
 
         return super().var_getattr(tx, name)
 
     def _reject_device_stream_attr(self, name: str) -> None:
-        """Graph-breaks on a data attribute of an out-of-tree device's stream
-        that var_getattr() cannot answer while tracing."""
+        """Graph-breaks on a data attribute var_getattr() cannot answer."""
         if not hasattr(self.value, name) or callable(getattr(self.value, name)):
             return
         device = self.value.device.type
@@ -658,7 +643,6 @@ class StreamVariable(StreamContextVariable):
     def make_construct_in_graph_stream_fn(
         args: TupleVariable, kwargs: ConstDictVariable, cls: type | None = None
     ) -> Callable[[int, "PyCodegen"], None]:
-        # An out-of-tree device's Stream class `cls` builds the object itself.
         device_cls = cls if cls in trace_rules._device_tables().stream_classes else None
 
         def fn(index: int, codegen: "PyCodegen") -> None:
@@ -672,7 +656,6 @@ class StreamVariable(StreamContextVariable):
                 _codegen_build_of_class(
                     codegen, "_device_stream_cls", device_cls, args, kwargs
                 )
-                codegen.extend_output(create_call_function(1, False))
                 return
             codegen.add_push_null(
                 lambda: codegen.load_import_from(
@@ -728,7 +711,6 @@ class EventVariable(VariableTracker):
         self.proxy = proxy
         self.value = value
         self.user_object_index = user_object_index
-        # The interface's Event class for an out-of-tree device's event.
         event_classes = trace_rules._device_tables().event_classes
         self.event_type = type(value) if type(value) in event_classes else None
 
@@ -844,7 +826,6 @@ class EventVariable(VariableTracker):
     def make_construct_in_graph_event_fn(
         args: TupleVariable, kwargs: ConstDictVariable, cls: type | None = None
     ) -> Callable[[int, "PyCodegen"], None]:
-        # An out-of-tree device's Event class `cls` builds the object itself.
         device_cls = cls if cls in trace_rules._device_tables().event_classes else None
 
         def fn(index: int, codegen: "PyCodegen") -> None:
@@ -858,7 +839,6 @@ class EventVariable(VariableTracker):
                 _codegen_build_of_class(
                     codegen, "_device_event_cls", device_cls, args, kwargs
                 )
-                codegen.extend_output(create_call_function(1, False))
                 return
             codegen.add_push_null(
                 lambda: codegen.load_import_from(

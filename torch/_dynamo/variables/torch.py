@@ -667,7 +667,6 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
                 and value in supported_ctx_manager_classes
             )
         ) or (
-            # The autocast class of an out-of-tree device (torch.<device>.amp).
             isinstance(value, type)
             and issubclass(value, torch.amp.autocast_mode.autocast)
             and value in trace_rules._device_tables().autocast_classes
@@ -934,7 +933,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         )
         from .builder import wrap_fx_proxy, wrap_fx_proxy_cls
 
-        # {function: out-of-tree device type} by trace_rules._DEVICE_HANDLED_FUNCTIONS.
         device_handled = trace_rules._device_tables().handled
         device_exchange_fns = {
             **device_handled["exchange_device"],
@@ -1541,12 +1539,10 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
 
         @register(
             *dict.fromkeys(  # remove duplicates
-                [
-                    device_interface.stream
-                    for _, device_interface in get_registered_device_interfaces()
-                ]
-                + list(device_handled["stream"])
+                device_interface.stream
+                for _, device_interface in get_registered_device_interfaces()
             )
+            | device_handled["stream"]
         )
         def handle_device_interface_stream(
             self, tx: "InstructionTranslatorBase", stream: "StreamVariable"
@@ -4050,8 +4046,7 @@ def _handle_device_set_device(
     *args: VariableTracker,
     **kwargs: VariableTracker,
 ) -> VariableTracker:
-    """torch.<device>.set_device() of an out-of-tree device: switched while
-    tracing (restored afterwards) and put in the graph."""
+    """torch.<device>.set_device() of an out-of-tree device, put in the graph."""
     device_type = trace_rules._device_tables().handled["set_device"][self.value]
     if len(args) + len(kwargs) != 1 or (kwargs and "device" not in kwargs):
         raise_type_error(

@@ -370,14 +370,10 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
     @staticmethod
     def _is_privateuse1_tensor_class(value: type[object]) -> bool:
-        """Whether `value` is `torch.<PrivateUse1 name>.FloatTensor` or another
-        typed tensor class of that device module, kept in the graph like cuda's."""
-        privateuse1_module = getattr(
-            torch, torch._C._get_privateuse1_backend_name(), None
-        )
-        return privateuse1_module is not None and any(
-            value is getattr(privateuse1_module, tensor_type.__name__, None)
-            for tensor_type in tensortype_to_dtype
+        """Whether `value` is a typed tensor class of the PrivateUse1 module."""
+        module = getattr(torch, torch._C._get_privateuse1_backend_name(), None)
+        return module is not None and any(
+            value is getattr(module, t.__name__, None) for t in tensortype_to_dtype
         )
 
     @staticmethod
@@ -1085,8 +1081,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
         args: list[VariableTracker],
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker | None:
-        """The variable of `self.value(device)` for the `device` context manager
-        of an out-of-tree device called with one constant device; else None."""
+        """`self.value(device)` for an out-of-tree `device` context manager."""
         if len(args) + len(kwargs) != 1 or not kwargs.keys() <= {"device"}:
             return None
         tables = trace_rules._device_tables()
