@@ -49,14 +49,8 @@ import torch
 import torch._library.opaque_object as opaque_object
 import torch.distributed as dist
 from torch import SymInt, Tensor
-from torch._dynamo.device_interface import (
-    _is_base_default,
-    _registry_cache,
-    _safe_probe,
-    _warn_broken_probe,
-    get_interface_for_device,
-    get_registered_device_interfaces,
-)
+from torch._dynamo import device_interface as _device_interface
+from torch._dynamo.device_interface import get_interface_for_device
 from torch._dynamo.exc import SkipFrame
 from torch._dynamo.utils import (
     CompileEventLogger,
@@ -294,18 +288,19 @@ def triton_key() -> str | None:
 
 
 def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
-    """``get_cache_system_info()`` of every available device type that has one;
-    a probe: a broken answer is left out, logged once."""
+    """``get_cache_system_info()`` of every available device type that overrides
+    it; a broken answer is left out, logged once."""
     infos: dict[str, dict[str, Any]] = {}
-    for name, interface in list(get_registered_device_interfaces()):
+    for name, interface in list(_device_interface.get_registered_device_interfaces()):
         if (
             ":" in name
-            # The default contributes nothing: skip probing is_available().
-            or _is_base_default(interface, "get_cache_system_info")
-            or not _safe_probe(interface, "is_available")
+            or _device_interface._is_base_default(interface, "get_cache_system_info")
+            or not _device_interface._safe_probe(interface, "is_available")
         ):
             continue
-        info = _safe_probe(interface, "get_cache_system_info", default=None)
+        info = _device_interface._safe_probe(
+            interface, "get_cache_system_info", default=None
+        )
         if info is None:
             continue
         try:
@@ -313,7 +308,7 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
                 raise TypeError(f"expected a dict, got {type(info).__name__}")
             json.dumps(info, sort_keys=True)
         except (TypeError, ValueError) as err:
-            _warn_broken_probe(
+            _device_interface._warn_broken_probe(
                 interface,
                 "get_cache_system_info",
                 f"returned an unusable value for device '{name}' ({err})",
@@ -326,13 +321,11 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
 
 class CacheBase:
     @staticmethod
-    @_registry_cache
+    @_device_interface._registry_cache
     def get_system() -> SystemInfo:
         system = CacheBase._get_cuda_system()
         if device_interfaces := _device_interfaces_system_info():
-            hash_input = {
-                key: value for key, value in system.items() if key != "hash"
-            }
+            hash_input = {key: value for key, value in system.items() if key != "hash"}
             hash_input["device_interfaces"] = device_interfaces
             system["device_interfaces"] = device_interfaces
             system["hash"] = SYSTEM_CACHE_KEY_STRATEGY.key_from_json(hash_input)
@@ -370,7 +363,7 @@ class CacheBase:
 
     @staticmethod
     @clear_on_fresh_cache
-    @_registry_cache
+    @_device_interface._registry_cache
     def get_local_cache_path() -> Path:
         return Path(os.path.join(cache_dir(), "cache", CacheBase.get_system()["hash"]))
 
@@ -3693,14 +3686,12 @@ _INCLUDE_LINE = re.compile(r'\s*#\s*include\s*[<"]([^>"]+)[>"]\s*$')
 
 
 def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
-    """The header named by ``get_device_include_path_{jit,aot}(device)`` of the
-    device's registered C++ wrapper class; ``RuntimeError`` if that is not an
-    ``#include`` line or the header is on none of the device's include dirs."""
+    """The header of ``get_device_include_path_{jit,aot}(device)`` of the device's
+    C++ wrapper class; ``RuntimeError`` unless an ``#include`` on its include dirs."""
     from .codegen.common import get_wrapper_codegen_for_device
     from .codegen.cpp_wrapper_cpu import CppWrapperCpu
 
-    kind = "aot" if aot_mode else "jit"
-    method_name = f"get_device_include_path_{kind}"
+    method_name = f"get_device_include_path_{'aot' if aot_mode else 'jit'}"
     wrapper = get_wrapper_codegen_for_device(device, cpp_wrapper=True)
     if not isinstance(wrapper, type) or not hasattr(wrapper, method_name):
         wrapper = CppWrapperCpu
@@ -3718,15 +3709,6 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
             f"of device '{device}'"
         )
     header = match.group(1)
-    _check_cpp_wrapper_header_is_found(device, aot_mode, header, wrapper, method_name)
-    return header
-
-
-def _check_cpp_wrapper_header_is_found(
-    device: str, aot_mode: bool, header: str, wrapper: type, method_name: str
-) -> None:
-    from .codegen.cpp_wrapper_cpu import CppWrapperCpu
-
     if os.path.isabs(header):
         searched = [""]
     else:
@@ -3741,13 +3723,14 @@ def _check_cpp_wrapper_header_is_found(
             f"The C++ wrapper of device '{device}' includes <{header}> "
             f"({wrapper.__name__}.{method_name}), which is on none of the device's "
             "C++ include directories. Either ship that header (with the device's C "
-            "shim) in a directory the "
-            "device's C++ build options add (DeviceInterface.get_cpp_device_options()); "
+            "shim) in a directory the device's C++ build options add "
+            "(DeviceInterface.get_cpp_device_options()); "
             "or register with register_backend_for_device() a C++ wrapper class "
             f"whose {method_name}() returns the header to include, e.g. cpu's "
             f"runtime header ({cpu_line!r}) for a device whose kernels the C++ "
             "backend generates"
         )
+    return header
 
 
 def _resolve_needs_vec_isa(

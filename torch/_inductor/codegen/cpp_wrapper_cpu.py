@@ -258,14 +258,10 @@ class CppWrapperCpu(PythonWrapperCodegen):
 
     def __init__(self):
         if not hasattr(self, "device"):
-            # The PrivateUse1 device builds it for its own type (its C++
-            # options and wrapper header apply).
+            # The PrivateUse1 device's own C++ options and wrapper header apply.
             device_type = getattr(V.graph, "device_type", "cpu")
-            self.device = (
-                device_type
-                if device_type == torch._C._get_privateuse1_backend_name()
-                else "cpu"
-            )
+            is_privateuse1 = device_type == torch._C._get_privateuse1_backend_name()
+            self.device = device_type if is_privateuse1 else "cpu"
         # must be initialized prior to calling super().__init__()
         self.included_devices: OrderedSet[str] = OrderedSet()
         self.model_class_name_suffix = (

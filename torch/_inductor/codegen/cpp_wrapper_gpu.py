@@ -879,8 +879,7 @@ class CppWrapperGpu(CppWrapperCpu):
 
     @staticmethod
     def _wrapper_device_type() -> str:
-        """The graph's device type if its overrides say ``uses_gpu_cpp_wrapper()``,
-        else ``get_gpu_type()``."""
+        """The graph's device type if it uses the GPU C++ wrapper, else the GPU's."""
         device_type = getattr(V.graph, "device_type", None)
         if not (isinstance(device_type, str) and _uses_gpu_cpp_wrapper(device_type)):
             return get_gpu_type()

@@ -716,9 +716,18 @@ class KernelCallLine(WrapperLine):
     current_stream_idx: int | None = None
 
     def codegen(self, code: IndentedBuffer) -> None:
-        guard = ""
+        guard, overrides = "", None
         if not V.graph.cpp_wrapper:
-            guard = _kernel_call_guard(self.device, self.kernel_name)
+            overrides = _find_device_op_overrides(self.device.type)
+        if overrides is not None:
+            guard = overrides.kernel_call_guard(self.kernel_name)
+            if not isinstance(guard, str):
+                raise TypeError(
+                    f"{type(overrides).__qualname__}.kernel_call_guard("
+                    f"{self.kernel_name!r}) of the device '{self.device.type}' must "
+                    f"return a str (a context manager expression, or \"\" for none), "
+                    f"got {guard!r}"
+                )
         if guard:
             code.writeline(f"with {guard}:")
             code.do_indent()
@@ -741,22 +750,6 @@ class KernelCallLine(WrapperLine):
 
     def codegen_fx(self, converter: FxConverter) -> FxConversionFunc:
         return converter._generate_kernel_call
-
-
-def _kernel_call_guard(device: torch.device, kernel_name: str) -> str:
-    """`DeviceOpOverrides.kernel_call_guard(kernel_name)` of `device`'s type;
-    "" for a device without overrides."""
-    overrides = _find_device_op_overrides(device.type)
-    if overrides is None:
-        return ""
-    guard = overrides.kernel_call_guard(kernel_name)
-    if not isinstance(guard, str):
-        raise TypeError(
-            f"{type(overrides).__qualname__}.kernel_call_guard({kernel_name!r}) "
-            f"of the device '{device.type}' must return a str (a context manager "
-            f"expression, or \"\" for none), got {guard!r}"
-        )
-    return guard
 
 
 @dataclasses.dataclass
@@ -826,32 +819,27 @@ class EnterDeviceContextManagerWithStreamInfoLine(EnterDeviceContextManagerLine)
             super().codegen(code)
         else:
             super().codegen(code)
-            _write_stream_info(code, self.num_streams, self.stream_idx_to_user_obj_idx)
+            info = StreamInfoLine(self.num_streams, self.stream_idx_to_user_obj_idx)
+            info.codegen(code)
 
 
 @dataclasses.dataclass
 class StreamInfoLine(WrapperLine):
-    """Declares the stream variables without entering a device context."""
+    """Binds the current stream and each user stream to its stream variable."""
 
     num_streams: int
     stream_idx_to_user_obj_idx: dict[int, int]
 
     def codegen(self, code: IndentedBuffer) -> None:
-        if not V.graph.cpp_wrapper:
-            _write_stream_info(code, self.num_streams, self.stream_idx_to_user_obj_idx)
-
-
-def _write_stream_info(
-    code: IndentedBuffer, num_streams: int, stream_idx_to_user_obj_idx: dict[int, int]
-) -> None:
-    """Bind the current stream and each user stream to its stream variable."""
-    code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
-    for i in range(1, num_streams):
-        user_obj_idx = stream_idx_to_user_obj_idx[i]
-        code.writeline(
-            f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
-            f"= get_external_object_by_index({user_obj_idx})",
-        )
+        if V.graph.cpp_wrapper:
+            return
+        code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
+        for i in range(1, self.num_streams):
+            user_obj_idx = self.stream_idx_to_user_obj_idx[i]
+            code.writeline(
+                f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
+                f"= get_external_object_by_index({user_obj_idx})",
+            )
 
 
 @dataclasses.dataclass
@@ -1927,12 +1915,9 @@ class PythonWrapperCodegen(CodeGen):
             self.kernel_autotune_calls.do_unindent()
 
     def codegen_stream_info(
-        self,
-        num_streams: int,
-        stream_idx_to_user_obj_idx: dict[int, int],
+        self, num_streams: int, stream_idx_to_user_obj_idx: dict[int, int]
     ) -> None:
-        """Declares the stream variables once, outside any device guard, for a
-        device with streams whose code has no guard."""
+        """Declares the stream variables once, for a device with streams, no guard."""
         if self.stream_info_declared:
             return
         import_line = (
@@ -3846,11 +3831,8 @@ class PythonWrapperCodegen(CodeGen):
         # all other devices:
         else:
             # The PrivateUse1 device names its index: it need have no guard.
-            codegen_device = (
-                device
-                if device.type == torch._C._get_privateuse1_backend_name()
-                else device.type
-            )
+            is_privateuse1 = device.type == torch._C._get_privateuse1_backend_name()
+            codegen_device = device if is_privateuse1 else device.type
             out = (
                 f"{name} = empty_strided("
                 f"{codegen_allocation_shape_tuple}, "
