@@ -24,11 +24,8 @@ from typing import Any, IO, TYPE_CHECKING
 
 import torch
 import torch._inductor.async_compile
-from torch._dynamo.device_interface import (
-    _safe_probe,
-    _warn_broken_probe,
-    get_interface_for_device,
-)
+from torch._dynamo import device_interface as _device_interface
+from torch._dynamo.device_interface import get_interface_for_device
 from torch._dynamo.testing import rand_strided
 from torch._inductor import ir
 from torch._inductor.codecache import (
@@ -75,31 +72,28 @@ CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES"
 
 
 def get_visible_devices_env_var(gpu_type: str | None = None) -> str:
-    """The variable restricting which ``gpu_type`` devices (default:
-    ``get_gpu_type()``) a process sees, from its interface's
-    ``visible_devices_env()``. Raises ``ValueError`` for a device without one."""
-    if gpu_type is None:
-        gpu_type = get_gpu_type()
-    env_var = _visible_devices_env(gpu_type)
-    if env_var is None:
+    """``visible_devices_env()`` of ``gpu_type``'s (default: ``get_gpu_type()``)
+    interface; ``ValueError`` for a device without one."""
+    gpu_type = get_gpu_type() if gpu_type is None else gpu_type
+    if (env_var := _visible_devices_env(gpu_type)) is None:
         raise ValueError(f"Unsupported gpu_type: {gpu_type}")
     return env_var
 
 
 def _visible_devices_env(gpu_type: str) -> str | None:
     """``visible_devices_env()`` of ``gpu_type``'s interface; None (no pinning)
-    without an interface, or for a broken answer (logged once)."""
+    without one or for a broken answer (logged once)."""
     try:
-        device_interface = get_interface_for_device(gpu_type)
+        interface = get_interface_for_device(gpu_type)
     except NotImplementedError:
         return None
-    env_var = _safe_probe(device_interface, "visible_devices_env", default=None)
-    if env_var is None or (isinstance(env_var, str) and env_var):
-        return env_var
-    _warn_broken_probe(
-        device_interface,
+    var = _device_interface._safe_probe(interface, "visible_devices_env", default=None)
+    if var is None or (isinstance(var, str) and var):
+        return var
+    _device_interface._warn_broken_probe(
+        interface,
         "visible_devices_env",
-        f"returned {env_var!r}, not a non-empty str",
+        f"returned {var!r}, not a non-empty str",
         None,
     )
     return None
@@ -130,16 +124,13 @@ class TuningProcess:
             # Before unpickling a job that refers to the device.
             from torch._inductor.codegen.common import load_backends_in_subprocess
 
-            load_backends_in_subprocess(
-                devices.split(","), "This autotune subprocess"
-            )
+            load_backends_in_subprocess(devices.split(","), "This autotune subprocess")
         if autotuning_log.isEnabledFor(logging.DEBUG):
+            env_var = _visible_devices_env(get_gpu_type())
             autotuning_log.debug(
                 "Started autotune subprocess %s. Visible devices: %s",
                 os.getpid(),
-                os.environ.get(env_var)
-                if (env_var := _visible_devices_env(get_gpu_type()))
-                else "all (not pinned)",
+                os.environ.get(env_var) if env_var else "all (not pinned)",
             )
 
         def workloop():

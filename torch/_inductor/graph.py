@@ -393,7 +393,6 @@ class GraphLowering(torch.fx.Interpreter):
     ) -> None:
         super().__init__(gm)
         self.get_decomp_fn = get_decomp_fn
-        # The device operator policy of this compile (see call_function).
         self.operator_policy = operator_policy_of(get_decomp_fn)
         self.example_inputs = example_inputs
         self.layout_opt = (
@@ -1366,25 +1365,14 @@ class GraphLowering(torch.fx.Interpreter):
     def _implicit_fallback_layout_constraint(
         self, target: torch._ops.OpOverload
     ) -> Callable[..., tuple[Any, Any]] | None:
-        """
-        The layout constraint of the fallback Inductor creates for `target`, an
-        op without a lowering: none for FALLBACK_ALLOW_LIST ops, else that of
-        the op's layout tag (for custom ops without one, the
-        `custom_op_default_layout_constraint` default).
-        """
+        """The layout constraint of Inductor's implicit fallback for `target`."""
         if target.name().split(".")[0] in FALLBACK_ALLOW_LIST:
             return None
         tag: torch._C.Tag | None = get_layout_constraint_tag(target, with_default=False)
         if tag is None and torch._library.utils.is_builtin(target) and self.is_backward:
-            # for implicit fallback ATen ops during backward, if there
-            # is no layout constraint tag, we conservatively require contiguous
-            # input since some eager kernels do not
-            # support non-contiguous inputs. Otherwise they may silently cause
-            # accuracy problems. Check https://github.com/pytorch/pytorch/issues/140452
-            # We only do this For ATen ops and for backward.
-            #
-            # TODO: should really switch to "needs_fixed_stride" constraint on these
-            # and identify them one by one.
+            # Untagged ATen ops in backward: require contiguous inputs, as some
+            # eager kernels silently mishandle others (pytorch/pytorch#140452).
+            # TODO: use "needs_fixed_stride" on these, one by one.
             return require_contiguous
         default_tag: torch._C.Tag = get_layout_constraint_tag(target, with_default=True)
         return tag_to_layout_constraint(default_tag)
@@ -1401,9 +1389,8 @@ class GraphLowering(torch.fx.Interpreter):
             # passthrough lowerings from .pattern_matcher
             return target(*args, **kwargs)
 
-        # Lowering precedence: user lowering > the device operator policy's
-        # lowering or fallback for this node's device > default lowering >
-        # the unsupported-op handling below.
+        # Precedence: user lowering > the device operator policy's lowering or
+        # fallback > default lowering > the unsupported-op handling below.
         policy_lowering = (
             self.operator_policy.lowering_for_node(target, self.current_node)
             if self.operator_policy is not None
@@ -1456,8 +1443,7 @@ class GraphLowering(torch.fx.Interpreter):
                 and policy_lowering is not None
                 and target not in lowerings
             ):
-                # The policy lowers an op Inductor would otherwise fall back
-                # to implicitly: same layout constraint as that fallback.
+                # A policy lowering of an op without one: its fallback's constraint.
                 layout_constraints = self._implicit_fallback_layout_constraint(target)
             if layout_constraints:
                 old_args, old_kwargs = args, kwargs

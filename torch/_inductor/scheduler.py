@@ -1446,8 +1446,7 @@ class BaseSchedulerNode:
         return device is not None and device.type == "cpu"
 
     def is_cpp_scheduled(self) -> bool:
-        """Whether the C++ backend generates this node's kernel (see
-        ``utils.is_cpp_scheduled``)."""
+        """Whether the C++ backend generates this node's kernel."""
         device = self.get_device()
         return device is not None and is_cpp_scheduled(device.type)
 
@@ -4356,8 +4355,7 @@ class Scheduler:
             self._check_side_streams_in_cpp_wrapper()
 
     def _check_side_streams_in_cpp_wrapper(self) -> None:
-        """The C++ wrapper has no stream contexts: for side streams of the
-        PrivateUse1 device, fail before generating code that would not compile."""
+        """Refuses side streams of the PrivateUse1 device: no C++ stream contexts."""
         from .stream_constants import DEFAULT_STREAM_IDX
 
         name = torch._C._get_privateuse1_backend_name()
@@ -4370,11 +4368,10 @@ class Scheduler:
             return
         raise NotImplementedError(
             "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
-            f"side stream of the device '{name}' (a `with "
-            f"torch.{name}.stream(s):` region in the compiled function): "
-            "it has no stream contexts. Compile this graph with the Python wrapper "
-            "(cpp_wrapper=False), or keep the side-stream work outside the compiled "
-            "function."
+            f"side stream of the device '{name}' (a `with torch.{name}.stream(s):` "
+            "region in the compiled function): it has no stream contexts. Compile "
+            "this graph with the Python wrapper (cpp_wrapper=False), or keep the "
+            "side-stream work outside the compiled function."
         )
 
     def _has_multi_stream_nodes(self) -> bool:
@@ -4387,8 +4384,7 @@ class Scheduler:
         return max(self.node_to_stream.values(), default=0) + 1
 
     def _codegen_stream_info_without_device_guard(self) -> None:
-        """Declares the stream variables for a device with streams but no
-        device guard (they are otherwise declared on entering the guard)."""
+        """Declares the stream variables for a device with streams but no guard."""
         if (
             self._has_multi_stream_nodes()
             and not is_gpu(V.graph.device_type)
@@ -5021,9 +5017,8 @@ class Scheduler:
         for node in self.nodes:
             # Even for CPU, if we are using the halide backend, we still need
             # the merge loops steps below
-            device = node.get_device()
             if not isinstance(node, (SchedulerNode, FusedSchedulerNode)) or (
-                not uses_gpu_loop_ordering(device.type if device is not None else None)
+                not (node.is_gpu() and not node.is_cpp_scheduled())
                 and config.cpu_backend != "halide"
             ):
                 continue
@@ -9510,8 +9505,7 @@ class Scheduler:
                             self.stream_idx_to_user_obj_idx,
                         )
             elif node.is_extern():
-                # Emit batched kernels before a device-less op (record_event)
-                # can free their inputs.
+                # Emit batched kernels before a device-less op frees their inputs.
                 for backend in self.backends.values():
                     backend.flush()
 

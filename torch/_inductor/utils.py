@@ -102,13 +102,11 @@ from torch._dynamo import device_interface as _device_interface
 
 
 class _RegistryList(list):  # type: ignore[type-arg]
-    """A list that, when read after a change of the device registry, refills
-    itself in place with ``compute()``."""
+    """A list refilled in place by ``compute()`` when read after a registry change."""
 
     def __init__(self, items: list[str], compute: Callable[[], list[str]]) -> None:
         super().__init__(items)
-        self._compute = compute
-        self._generation = -1
+        self._compute, self._generation = compute, -1
 
     def _fresh(self) -> list[str]:
         generation = _device_interface._registry_generation
@@ -118,23 +116,16 @@ class _RegistryList(list):  # type: ignore[type-arg]
         return self
 
 
-# Every read refreshes first.
 for _name in (
     "__add__", "__contains__", "__eq__", "__getitem__", "__iter__", "__len__",
     "__ne__", "__repr__", "__reversed__", "copy", "count", "index",
 ):  # fmt: skip
-    setattr(
-        _RegistryList,
-        _name,
-        lambda self, *args, _method=getattr(list, _name): _method(
-            self._fresh(), *args
-        ),
-    )
-del _name
+    _method = getattr(list, _name)
+    setattr(_RegistryList, _name, lambda self, *a, _m=_method: _m(self._fresh(), *a))
+del _name, _method
 
 
-# The GPU-class device types (DeviceInterface.is_gpu()): the built-ins in this
-# order, then out-of-tree types. Always current when read; do not mutate it.
+# GPU-class types (DeviceInterface.is_gpu()), built-ins first; current when read.
 GPU_TYPES: list[str] = _RegistryList(
     ["cuda", "mps", "xpu", "mtia"], lambda: _gpu_types()
 )
@@ -145,21 +136,14 @@ T = TypeVar("T")
 # when get_gpu_type is imported from dynamo
 @_device_interface._registry_cache
 def get_gpu_type() -> str:
-    """
-    The available GPU-class device type; "cuda" if none is. With several: the
-    current accelerator if it is one of them, else "cuda" if available, else
-    the first by name (with a warning).
-    """
+    """The available GPU-class device type, "cuda" if none; of several (warned):
+    the current accelerator, else "cuda", else the first by name."""
     avail_gpus = [x for x in GPU_TYPES if _device_is_available(x)]
     if len(avail_gpus) <= 1:
         return avail_gpus[0] if avail_gpus else "cuda"
     accelerator = torch.accelerator.current_accelerator()
-    if accelerator is not None and accelerator.type in avail_gpus:
-        gpu_type = accelerator.type
-    elif "cuda" in avail_gpus:
-        gpu_type = "cuda"
-    else:
-        gpu_type = sorted(avail_gpus)[0]
+    preferred = [accelerator and accelerator.type, "cuda", *sorted(avail_gpus)]
+    gpu_type = next(name for name in preferred if name in avail_gpus)
     log.warning(
         "Several GPU-class devices are available (%s); Inductor uses %s where a "
         "graph does not name its device",
@@ -169,14 +153,7 @@ def get_gpu_type() -> str:
     return gpu_type
 
 
-from torch._dynamo.device_interface import (
-    _registry_cache,
-    _safe_probe,
-    _warn_broken_probe,
-    device_interfaces,
-    get_interface_for_device,
-    get_registered_device_interfaces,
-)
+from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 from torch._dynamo.utils import detect_fake_mode
 from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList
@@ -1413,17 +1390,13 @@ def get_all_devices(gm: torch.fx.GraphModule) -> OrderedSet[torch.device]:
 def graph_device_types(
     gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()
 ) -> OrderedSet[str]:
-    """The device types of every tensor a graph touches: `example_inputs`,
-    node values (`meta["val"]` or `meta["example_value"]`) and `get_attr`
-    targets."""
+    """The device types of `example_inputs`, node values and `get_attr` targets."""
     values: list[object] = list(example_inputs)
     for node in gm.graph.nodes:
         values.append(node.meta.get("val", node.meta.get("example_value")))
         if node.op == "get_attr":
-            try:
+            with contextlib.suppress(AttributeError):
                 values.append(operator.attrgetter(node.target)(gm))
-            except AttributeError:
-                pass
     return OrderedSet(
         value.device.type
         for value in pytree.tree_leaves(values)
@@ -2014,7 +1987,7 @@ class DelayReplaceLine(DeferredLineBase):
         return DelayReplaceLine(self.key, self.value_fn, line)
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
     if isinstance(index_or_device, torch.device):
         device = index_or_device
@@ -2043,7 +2016,7 @@ def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
     return True
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def get_max_num_sms() -> int:
     return get_interface_for_device(get_gpu_type()).get_multi_processor_count()
 
@@ -3644,32 +3617,30 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
 def _backend_features_of_interface(
     interface: Any, device: torch.types.Device = None
 ) -> frozenset[BackendFeature]:
-    """``interface.backend_features(device)`` as a probe (broken: empty, logged
-    once), with ``GPU`` present iff ``interface.is_gpu()``."""
-    from .codegen.common import BackendFeature
-
+    """``interface.backend_features(device)`` (broken: empty, logged once), with
+    ``GPU`` iff ``interface.is_gpu()``."""
+    gpu = _device_interface.BackendFeature.GPU
     declared = _safe_probe(interface, "backend_features", device, default=None)
     features: frozenset[BackendFeature] = frozenset()
     if isinstance(declared, collections.abc.Set) and all(
-        isinstance(feature, BackendFeature) for feature in declared
+        isinstance(feature, _device_interface.BackendFeature) for feature in declared
     ):
-        features = frozenset(declared) - {BackendFeature.GPU}
+        features = frozenset(declared) - {gpu}
     elif declared is not None:
-        _warn_broken_probe(
+        _device_interface._warn_broken_probe(
             interface,
             "backend_features",
             f"returned {declared!r}, not a set of BackendFeature members",
             features,
         )
     if _safe_probe(interface, "is_gpu"):
-        features |= {BackendFeature.GPU}
+        features |= {gpu}
     return features
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFeature]:
-    """The framework features of ``device``'s interface (see
-    ``_backend_features_of_interface``); empty without an interface."""
+    """``_backend_features_of_interface`` of ``device``'s interface, or empty."""
     try:
         interface = get_interface_for_device(device)
     except NotImplementedError:
@@ -3678,13 +3649,9 @@ def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFea
 
 
 def _gpu_types() -> list[str]:
-    """A fresh scan of the device registry for the types whose interface says
-    ``is_gpu()``, in ``GPU_TYPES``' order, new ones last."""
-    found = [
-        name
-        for name, interface in list(get_registered_device_interfaces())
-        if ":" not in name and _safe_probe(interface, "is_gpu")
-    ]
+    """The registered types whose interface says ``is_gpu()``, new ones last."""
+    interfaces = list(_device_interface.get_registered_device_interfaces())
+    found = [n for n, i in interfaces if ":" not in n and _safe_probe(i, "is_gpu")]
     listed = [name for name in list.__iter__(GPU_TYPES) if name in found]
     return listed + [name for name in found if name not in listed]
 
@@ -3694,8 +3661,7 @@ def _device_is_available(device: str) -> bool:
 
 
 def _probe_interface(device: str | None, method: str) -> bool:
-    """``device``'s interface's predicate ``method`` as a probe; False without
-    an interface."""
+    """``device``'s interface's predicate ``method``; False without one."""
     try:
         interface = get_interface_for_device(device)  # type: ignore[arg-type]
     except NotImplementedError:
@@ -3705,19 +3671,17 @@ def _probe_interface(device: str | None, method: str) -> bool:
 
 def is_gpu(device: str | None) -> bool:
     answer = _is_gpu(device)
-    if answer is None:
-        # The PrivateUse1 device, whose interface may still be discovered.
-        get_registered_device_interfaces()
-        answer = device in GPU_TYPES
+    if answer is None:  # the PrivateUse1 device: discover its interface first
+        _device_interface.get_registered_device_interfaces()
+        return device in GPU_TYPES
     return answer
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def _is_gpu(device: str | None) -> bool | None:
-    """``device in GPU_TYPES``; None for the PrivateUse1 device without an
-    interface."""
+    """``device in GPU_TYPES``; None for the PrivateUse1 device without interface."""
     if device == torch._C._get_privateuse1_backend_name() and (
-        device not in device_interfaces
+        device not in _device_interface.device_interfaces
     ):
         return None
     return device in GPU_TYPES
@@ -3803,25 +3767,23 @@ def is_triton_fp8_dtype_supported(
     return triton_dtype in supported_fp8_dtypes
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def is_cpp_scheduled(device_type: str) -> bool:
-    """Whether Inductor's C++ backend generates the kernels of ``device_type``:
-    cpu, and devices whose registered Scheduling is a ``CppScheduling``."""
+    """Whether ``device_type`` is cpu or has a ``CppScheduling`` registered."""
     return device_type == "cpu" or _registered_scheduling_backend(device_type) == "cpp"
 
 
 def uses_gpu_loop_ordering(device_type: str | None) -> bool:
-    """Whether GPU loop handling under ``config.loop_ordering_after_fusion``
-    applies: GPU-class devices whose kernels the C++ backend does not generate."""
+    """Whether ``device_type`` is GPU-class and not ``is_cpp_scheduled``."""
     return is_gpu(device_type) and not is_cpp_scheduled(device_type)
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def device_need_guard(device: str) -> bool:
     return is_gpu(device) and _exposes_streams(device)
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def _exposes_streams(device: str | None) -> bool:
     return _probe_interface(device, "exposes_streams")
 
@@ -4298,10 +4260,9 @@ def get_current_backend(device_type: str | None = None) -> str:
         return _registered_scheduling_backend(device_type) or config.cuda_backend
 
 
-@_registry_cache
+@_device_interface._registry_cache
 def _registered_scheduling_backend(device_type: str) -> str | None:
-    """"cpp" or "halide" if the Scheduling class registered for ``device_type``
-    (loaded on demand) is a ``CppScheduling`` or ``HalideScheduling``."""
+    """"cpp"/"halide" if ``device_type``'s Scheduling is a Cpp/HalideScheduling."""
     from .codegen import common
     from .codegen.cpp import CppScheduling
     from .codegen.halide import HalideScheduling

@@ -12,13 +12,11 @@ _declared_features: Any = None
 
 
 def _privateuse1_backend_features(name: str) -> tuple[str, ...] | None:
-    r"""The framework features (``BackendFeature`` names) that the interface of
-    the PrivateUse1 backend ``name`` declares by overriding ``backend_features()``;
-    None without such an override. Cached until the device registry changes."""
+    r"""The ``BackendFeature`` names PrivateUse1 backend ``name``'s interface declares
+    by overriding ``backend_features()``; None without an override. Cached."""
     global _declared_features
-    # Nothing can register an interface before the registry is imported.
     registry = sys.modules.get("torch._dynamo.device_interface")
-    if registry is None:
+    if registry is None:  # nothing can have registered an interface yet
         return None
     if _declared_features is None:
         _declared_features = registry._registry_cache(_backend_features_of)
@@ -47,9 +45,8 @@ def _backend_features_of(name: str) -> tuple[str, ...] | None:
 
 
 def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
-    r"""``[name]`` of the PrivateUse1 backend if it supports ``feature`` (a
-    ``BackendFeature`` name), else ``[]``; ``default`` decides unless its
-    interface overrides ``backend_features()``."""
+    r"""``[name]`` of the PrivateUse1 backend if it supports ``feature`` (a name),
+    else ``[]``; ``default`` unless its interface overrides ``backend_features()``."""
     name = torch._C._get_privateuse1_backend_name()
     declared = None if name == "privateuseone" else _privateuse1_backend_features(name)
     supported = default if declared is None else feature in declared
@@ -58,12 +55,7 @@ def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:
 
 def _get_foreach_kernels_supported_devices() -> list[str]:
     r"""Return the device type list that supports foreach kernels."""
-    return [
-        "cuda",
-        "xpu",
-        "mtia",
-        *_privateuse1_devices_with("FOREACH_KERNELS", default=True),
-    ]
+    return ["cuda", "xpu", "mtia", *_privateuse1_devices_with("FOREACH_KERNELS", True)]
 
 
 def _get_fused_kernels_supported_devices() -> list[str]:

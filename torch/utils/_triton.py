@@ -1,11 +1,7 @@
 import functools
 import hashlib
 import os
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-
-_T = TypeVar("_T")
+from typing import Any
 
 
 _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT = "failed to map segment from shared object"
@@ -37,13 +33,12 @@ def _raise_triton_cache_load_error(exc: BaseException) -> None:
     ) from exc
 
 
-def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
-    """``torch._dynamo.device_interface._registry_cache(fn)``, created on the
-    first call, so that importing this module imports no Dynamo."""
+def _registry_cache(fn: Any) -> Any:
+    """``device_interface._registry_cache(fn)``, made lazily: imports no Dynamo."""
     cached: Any = None
 
     @functools.wraps(fn)
-    def wrapper(*args: Any) -> _T:
+    def wrapper(*args: Any) -> Any:
         nonlocal cached
         if cached is None:
             from torch._dynamo.device_interface import _registry_cache
@@ -230,27 +225,23 @@ def _has_triton(include_cpu: bool) -> bool:
 
 def _has_triton_capable_device(*, include_cpu: bool) -> bool:
     """The device walk of ``has_triton``, given a Triton package."""
-    from torch._dynamo.device_interface import (
-        _safe_probe,
-        _warn_broken_probe,
-        get_registered_device_interfaces,
-    )
+    from torch._dynamo import device_interface
 
-    for device, device_interface in list(get_registered_device_interfaces()):
+    for device, interface in list(device_interface.get_registered_device_interfaces()):
         if ":" in device or (device == "cpu" and not include_cpu):
             continue
         if not (
-            _safe_probe(device_interface, "is_available")
-            and _safe_probe(device_interface, "is_triton_capable")
+            device_interface._safe_probe(interface, "is_available")
+            and device_interface._safe_probe(interface, "is_triton_capable")
         ):
             continue
         try:
-            device_interface.raise_if_triton_unavailable()
+            interface.raise_if_triton_unavailable()
         except (RuntimeError, ImportError):  # incl. TritonUnavailableError
             continue
         except Exception as err:
-            _warn_broken_probe(
-                device_interface,
+            device_interface._warn_broken_probe(
+                interface,
                 "raise_if_triton_unavailable",
                 f"raised {err!r} instead of a RuntimeError",
                 "not Triton-capable",
@@ -265,16 +256,13 @@ has_triton.cache_clear = _has_triton.cache_clear  # type: ignore[attr-defined]
 
 @functools.cache
 def triton_backend(backend_name: str | None = None) -> Any:
-    """The compiler backend for the current target of the driver of Triton
-    backend ``backend_name``, or of Triton's active driver when None."""
+    """The compiler backend of Triton backend ``backend_name`` (None: active)."""
     from triton.compiler.compiler import make_backend
     from triton.runtime.driver import driver
 
     try:
-        if backend_name is None:
-            target = driver.active.get_current_target()
-        else:
-            target = triton_driver(backend_name).get_current_target()
+        active = driver.active if backend_name is None else triton_driver(backend_name)
+        target = active.get_current_target()
         return make_backend(target)
     except (ImportError, OSError) as e:
         if _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT in str(e):
