@@ -490,7 +490,7 @@ FILES: dict[str, object] = {
          r"^if \(gpu_type := get_gpu_type\(\)\) ==", "subprocess")]),
     "torch/_inductor/codecache.py": ("cpp", [
         (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
-         r"^device_interfaces: NotRequired|^@_registry_cache$|"
+         r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
          r"^system = CacheBase\._get_cuda_system\(\)", "identity"),
         (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "loaders"),
     ]),
@@ -527,7 +527,7 @@ FILES: dict[str, object] = {
     "torch/utils/_triton.py": ("inductor-identity", [
         (r"def (triton_backend|triton_hash_with_backend|triton_interpret|triton_driver|"
          r"get_triton_backend_name|_triton_interpreter_hash|triton_hash_for_device)|"
-         r"^if backend_name is None:|^backend = triton_backend\(backend_name\)", "triton"),
+         r"^active = driver\.active if backend_name|^backend = triton_backend\(backend_name\)", "triton"),
         (r"TMA|tma", "device-lists"),
     ]),
     # rename_privateuse1_backend's note lists the compile hooks of every patch,
