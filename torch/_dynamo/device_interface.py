@@ -14,13 +14,9 @@ CPU, MPS, MTIA) through a common device interface. Key components include:
 The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
 
-The registry (``device_interfaces``) maps a device type to its interface: the
-built-ins are registered by ``init_device_reg()`` on first lookup, an out-of-tree
-device by ``register_interface_for_device_PrivateUse1()`` or by ``_discover()``.
-Every registration, through any door (Inductor's included), increments
+Every registration (a later one replaces an earlier one) bumps
 ``_registry_generation``; answers derived from the registry are
-``_registry_cache``s keyed on it. Through every door a later registration
-replaces an earlier one; only built-in device types are refused (``ValueError``).
+``_registry_cache``s keyed on it.
 """
 
 import difflib
@@ -57,20 +53,16 @@ else:
 caching_worker_device_properties: dict[str, Any] = {}
 caching_worker_current_devices: dict[str, int] = {}
 
-# (definitions, include_dirs, cflags, ldflags, library_dirs, libraries,
-# passthrough_args), see DeviceInterface.get_cpp_device_options.
 _CppDeviceOptions = tuple[
     list[str], list[str], list[str], list[str], list[str], list[str], list[str]
 ]
 
 
 class BackendFeature(Enum):
-    """Capabilities a backend declares instead of being named in a device list.
-    Codegen members are answered by the device's Inductor ``Scheduling``
-    (``get_backend_features``); framework members by its
+    """Capabilities a backend declares: codegen members by its Inductor
+    ``Scheduling.get_backend_features()``, framework members by its
     ``DeviceInterface.backend_features()``. Absent means not supported."""
 
-    # Codegen members (BaseScheduling.get_backend_features)
     FOREACH = auto()
     BUCKETIZE = auto()
     INPLACE_BUFFERS = auto()
@@ -81,19 +73,13 @@ class BackendFeature(Enum):
     PREFER_STORE_LOOP_ORDER = auto()
     TRITON_TEMPLATES = auto()
     REDUCE_TO_SINGLE_ELEMENT = auto()
-    # Framework members (DeviceInterface.backend_features)
-    # GPU-class (declared iff is_gpu()): torch._inductor.utils.GPU_TYPES.
-    GPU = auto()
-    # Softmax may become Inductor's online-softmax reduction (Triton backends).
-    ONLINE_SOFTMAX = auto()
-    # Multi-tensor torch._foreach_* kernels: optimizers default to foreach=True.
-    FOREACH_KERNELS = auto()
-    # Fused optimizer kernels (torch._fused_adam_, ...): fused=True is accepted.
-    FUSED_OPTIMIZER = auto()
-    # Optimizers accept capturable=True (state steps live on the device).
-    CAPTURABLE_OPTIMIZER = auto()
-    # FFT operations accept float16 and complex32 inputs.
-    HALF_PRECISION_FFT = auto()
+    # Framework members:
+    GPU = auto()  # GPU-class, declared iff is_gpu() (GPU_TYPES)
+    ONLINE_SOFTMAX = auto()  # softmax may use Inductor's online softmax
+    FOREACH_KERNELS = auto()  # optimizers default to foreach=True
+    FUSED_OPTIMIZER = auto()  # optimizers accept fused=True
+    CAPTURABLE_OPTIMIZER = auto()  # optimizers accept capturable=True
+    HALF_PRECISION_FFT = auto()  # FFTs accept float16 and complex32 inputs
 
 
 class DeviceInterface:
@@ -219,63 +205,47 @@ class DeviceInterface:
     @classmethod
     def raise_if_triton_unavailable(cls, device: torch.types.Device = None) -> None:
         """
-        Raises a `torch._dynamo.exc.TritonUnavailableError` (a `RuntimeError`)
-        with the appropriate human-readable instructions to resolve the issue if
-        Triton is not available for the given device, or the default device if
-        `device` is `None`.
+        Raises a `RuntimeError` with the appropriate human-readable instructions
+        to resolve the issue if Triton is not available for the given device, or
+        the default device if `device` is `None`.
 
         The caller should ensure the presence of the 'triton' package before
         calling this method.
         """
         from torch._dynamo.exc import TritonUnavailableError
+        from torch.utils._triton import triton_interpret
 
         if not cls.is_triton_capable():
             raise TritonUnavailableError(
                 "This device is not capable of supporting Triton"
             )
-
-        # A named Triton backend must be installed, unless TRITON_INTERPRET=1.
         backend_name = cls.triton_backend_name()
-        if backend_name is not None:
-            import triton.backends
-
-            from torch.utils._triton import triton_interpret
-
-            if not triton_interpret() and backend_name not in triton.backends.backends:
-                raise TritonUnavailableError(
-                    f"triton not built with the {backend_name!r} backend"
-                )
+        if backend_name is not None and not triton_interpret():
+            _require_triton_backend(backend_name)
 
     @staticmethod
     def triton_backend_name() -> str | None:
-        """The device's key in `triton.backends.backends`, whose compiler and
-        driver Inductor uses for its kernels; default None, Triton's active
-        driver."""
+        """The device's key in `triton.backends.backends`. Default: None (active)."""
         return None
 
     @staticmethod
     def is_gpu() -> bool:
-        """Whether Inductor treats the device as GPU-class (`GPU_TYPES`, GPU
-        code paths). Default: False, CPU-class."""
+        """Whether Inductor treats the device as GPU-class. Default: False."""
         return False
 
     @staticmethod
     def supports_tma(device: torch.types.Device = None) -> bool:
-        """Whether Triton kernels on `device` may use host-side TMA
-        descriptors. Default: False."""
+        """Whether Triton kernels may use host-side TMA descriptors. Default: False."""
         return False
 
     @classmethod
     def exposes_streams(cls) -> bool:
-        """Whether generated code must guard the device and its streams
-        (`device_need_guard`). Default: whether `Stream` is overridden."""
+        """Whether generated code guards the device. Default: `Stream` overridden."""
         return cls.Stream is not DeviceInterface.Stream
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
-        """The number of multiprocessors of `device` (default: current).
-        Default: `get_device_properties(device).multi_processor_count`, else an
-        `AttributeError` saying to override this method."""
+        """Default: `get_device_properties(device).multi_processor_count`."""
         props = cls.get_device_properties(device)
         count = getattr(props, "multi_processor_count", None)
         if count is None:
@@ -291,56 +261,54 @@ class DeviceInterface:
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        """The environment variable restricting the devices a process sees
-        (like `CUDA_VISIBLE_DEVICES`), used to pin autotune subprocesses.
-        Default: None, no pinning."""
+        """The variable restricting the devices a process sees (like
+        `CUDA_VISIBLE_DEVICES`), to pin autotune subprocesses. Default: None."""
         return None
 
     @classmethod
     def get_cache_system_info(cls) -> dict[str, object] | None:
-        """JSON-serializable device metadata (versions, device name) that enters
-        the FX graph cache key; asked only if `is_available()`. Default: None."""
+        """JSON-serializable metadata for the FX graph cache key. Default: None."""
         return None
 
     @staticmethod
     def get_cpp_device_options(
         aot_mode: bool, compile_only: bool
     ) -> _CppDeviceOptions | None:
-        """The device's C++ build options, `(definitions, include_dirs, cflags,
-        ldflags, library_dirs, libraries, passthrough_args)`, used as they are
-        (see `cpp_builder.get_cpp_torch_device_options` for the precedence).
-        Default: None, the generic options."""
+        """`(definitions, include_dirs, cflags, ldflags, library_dirs, libraries,
+        passthrough_args)` of C++ builds. Default: None, the generic options."""
         return None
 
     @staticmethod
     def get_cpp_optimization_flags(
         cflags: list[str], ldflags: list[str], min_optimize: bool
     ) -> tuple[list[str], list[str]] | None:
-        """The `(cflags, ldflags)` (without leading dashes) to use instead of
-        those given for the device's C++ builds (`min_optimize`: a build that
-        asks for less). Default: None, cpu's flags."""
+        """`(cflags, ldflags)` (no dashes) of C++ builds. Default: None, cpu's."""
         return None
 
     @classmethod
     def backend_features(
         cls, device: torch.types.Device = None
     ) -> OrderedSet[BackendFeature]:
-        """The device's framework `BackendFeature` members, as a new set;
-        absent means "not supported". Default: `{GPU}` if `is_gpu()`, else
-        empty; an override should extend `super().backend_features(device)`."""
+        """The framework `BackendFeature`s, as a new set. Default: `{GPU}` if
+        `is_gpu()`, else empty; overrides extend `super().backend_features()`."""
         if cls.is_gpu():
             return OrderedSet([BackendFeature.GPU])
         return OrderedSet()
 
-    #: Typed tensor classes (like `torch.cuda.FloatTensor`) Dynamo keeps in
-    #: the graph. Default: none.
+    #: Typed tensor classes (like `torch.cuda.FloatTensor`) Dynamo keeps in the
+    #: graph, and runtime functions it constant-folds without and with a guard.
     dynamo_tensor_classes: tuple[type, ...] = ()
-    #: Runtime functions whose value never changes in a process, which Dynamo
-    #: constant-folds without a guard. Default: none beyond the device module's.
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
-    #: Like `dynamo_constant_fold_fns`, folded with a guard (like
-    #: `torch.cuda.current_device`). Default: none beyond the device module's.
     dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
+
+
+def _require_triton_backend(backend: str) -> None:
+    import triton.backends
+
+    from torch._dynamo.exc import TritonUnavailableError
+
+    if backend not in triton.backends.backends:
+        raise TritonUnavailableError(f"triton not built with the {backend!r} backend")
 
 
 def _features(*features: BackendFeature) -> Any:
@@ -349,9 +317,7 @@ def _features(*features: BackendFeature) -> Any:
 
 
 _GPU, _FOREACH, _FUSED = (
-    BackendFeature.GPU,
-    BackendFeature.FOREACH_KERNELS,
-    BackendFeature.FUSED_OPTIMIZER,
+    BackendFeature.GPU, BackendFeature.FOREACH_KERNELS, BackendFeature.FUSED_OPTIMIZER
 )
 _CUDA_LIKE = (_GPU, BackendFeature.ONLINE_SOFTMAX, _FOREACH, _FUSED)
 _CUDA_LIKE += (BackendFeature.CAPTURABLE_OPTIMIZER, BackendFeature.HALF_PRECISION_FFT)
@@ -442,29 +408,16 @@ class CudaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.cuda.memory_allocated)
     is_bf16_supported = staticmethod(torch.cuda.is_bf16_supported)  # type: ignore[arg-type]
 
-    # The torch.cuda entries of Dynamo's in-graph classes and constant-fold
-    # lists.
-    dynamo_tensor_classes = (
-        torch.cuda.FloatTensor,  # type: ignore[attr-defined]
-        torch.cuda.DoubleTensor,  # type: ignore[attr-defined]
-        torch.cuda.HalfTensor,  # type: ignore[attr-defined]
-        torch.cuda.BFloat16Tensor,  # type: ignore[attr-defined]
-        torch.cuda.ByteTensor,  # type: ignore[attr-defined]
-        torch.cuda.CharTensor,  # type: ignore[attr-defined]
-        torch.cuda.IntTensor,  # type: ignore[attr-defined]
-        torch.cuda.ShortTensor,  # type: ignore[attr-defined]
-        torch.cuda.LongTensor,  # type: ignore[attr-defined]
+    dynamo_tensor_classes = tuple(
+        getattr(torch.cuda, f"{kind}Tensor")
+        for kind in "Float Double Half BFloat16 Byte Char Int Short Long".split()
     )
     dynamo_constant_fold_fns = (
-        torch.cuda.get_device_properties,
-        torch.cuda.is_available,
+        torch.cuda.get_device_properties, torch.cuda.is_available
     )
     dynamo_constant_fold_fns_need_guards = (
-        torch.cuda.current_device,
-        torch.cuda.is_initialized,
+        torch.cuda.current_device, torch.cuda.is_initialized
     )
-
-    # Capabilities; triton_backend_name() is the default None (active driver).
     is_gpu = staticmethod(lambda: True)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)
@@ -499,20 +452,13 @@ class CudaInterface(DeviceInterface):
 
     @staticmethod
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
-        from torch._dynamo.exc import TritonUnavailableError
         from torch._inductor.exc import GPUTooOldForTriton
 
         if not CudaInterface.is_triton_capable(device):
             device_props = torch.cuda.get_device_properties(device)
             raise GPUTooOldForTriton(device_props, inspect.currentframe())
 
-        import triton.backends
-
-        if torch.version.hip is not None:
-            if "amd" not in triton.backends.backends:
-                raise TritonUnavailableError("triton not built with the 'amd' backend")
-        elif "nvidia" not in triton.backends.backends:
-            raise TritonUnavailableError("triton not built with the 'nvidia' backend")
+        _require_triton_backend("amd" if torch.version.hip is not None else "nvidia")
 
 
 get_mtia_stream: Callable[[int], int] | None
@@ -577,7 +523,6 @@ class MtiaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.mtia.memory_allocated)  # type: ignore[assignment]
     is_bf16_supported = staticmethod(torch.mtia.is_bf16_supported)  # type: ignore[arg-type]
 
-    # Capabilities; triton_backend_name() is the default None (active driver).
     is_gpu = staticmethod(lambda: True)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
@@ -608,12 +553,7 @@ class MtiaInterface(DeviceInterface):
 
     @staticmethod
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
-        import triton.backends
-
-        from torch._dynamo.exc import TritonUnavailableError
-
-        if "mtia" not in triton.backends.backends:
-            raise TritonUnavailableError("triton not built with the 'mtia' backend")
+        _require_triton_backend("mtia")
 
 
 get_xpu_stream: Callable[[int], int] | None
@@ -677,17 +617,12 @@ class XpuInterface(DeviceInterface):
     maybe_exchange_device = staticmethod(torch.xpu._maybe_exchange_device)  # type: ignore[arg-type, has-type]
     memory_allocated = staticmethod(torch.xpu.memory_allocated)
 
-    # The torch.xpu entries of Dynamo's constant-fold lists.
     dynamo_constant_fold_fns = (
-        torch.xpu.get_device_properties,
-        torch.xpu.is_available,
+        torch.xpu.get_device_properties, torch.xpu.is_available
     )
     dynamo_constant_fold_fns_need_guards = (
-        torch.xpu.current_device,
-        torch.xpu.is_initialized,
+        torch.xpu.current_device, torch.xpu.is_initialized
     )
-
-    # Capabilities; triton_backend_name() is the default None (active driver).
     is_gpu = staticmethod(lambda: True)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
@@ -721,12 +656,7 @@ class XpuInterface(DeviceInterface):
 
     @staticmethod
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
-        import triton.backends
-
-        from torch._dynamo.exc import TritonUnavailableError
-
-        if "intel" not in triton.backends.backends:
-            raise TritonUnavailableError("triton not built with the 'intel' backend")
+        _require_triton_backend("intel")
 
 
 @dataclass
@@ -761,7 +691,6 @@ class CpuInterface(DeviceInterface):
     def is_available() -> bool:
         return True
 
-    # Capabilities; triton_backend_name() is the default None (active driver).
     is_gpu = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
@@ -793,12 +722,7 @@ class CpuInterface(DeviceInterface):
 
     @staticmethod
     def raise_if_triton_unavailable(device: torch.types.Device = None) -> None:
-        import triton.backends
-
-        from torch._dynamo.exc import TritonUnavailableError
-
-        if "cpu" not in triton.backends.backends:
-            raise TritonUnavailableError("triton not built with the 'cpu' backend")
+        _require_triton_backend("cpu")
 
 
 class MpsInterface(DeviceInterface):
@@ -818,7 +742,6 @@ class MpsInterface(DeviceInterface):
     def is_available() -> bool:
         return torch.backends.mps.is_available()
 
-    # Capabilities.
     is_gpu = staticmethod(lambda: True)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
@@ -870,7 +793,6 @@ class TpuInterface(DeviceInterface):
     def is_available() -> bool:
         return has_torch_tpu()
 
-    # Capabilities.
     is_gpu = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
@@ -897,47 +819,30 @@ class TpuInterface(DeviceInterface):
             return 0
 
 
-# The device types whose interfaces torch registers itself, in init_device_reg();
-# nobody else may register an interface for them.
-_BUILTIN_DEVICE_INIT_LIST: tuple[str, ...] = (
-    "cuda",
-    "xpu",
-    "cpu",
-    "mps",
-    "mtia",
-    "meta",
-    "tpu",
-)
+# The device types whose interfaces torch registers itself; nobody else may.
+_BUILTIN_DEVICE_INIT_LIST = ("cuda", "xpu", "cpu", "mps", "mtia", "meta", "tpu")
 
 device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
 
-# Protects device_interfaces, _device_initialized, _registry_generation,
-# device_backend_loaders and the discovery state below. A leaf lock: no import,
-# no backend code and no other lock is taken while it is held.
+# Protects the registry and discovery state below; a leaf lock (no import, no
+# backend code, no other lock while held), notified on every registration and
+# at the end of every discovery.
 _device_registry_lock = threading.Lock()
-# Notified on every registration and at the end of every discovery.
 _registry_changed = threading.Condition(_device_registry_lock)
-# Incremented by every registration through any door (Inductor's call
-# _bump_registry_generation()); caches of derived answers key on it.
-_registry_generation: int = 0
-
-# Inductor backend loaders, by device type (register_device_backend_loader()).
+_registry_generation: int = 0  # bumped by every registration through any door
 device_backend_loaders: dict[str, Callable[[], None]] = {}
 BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
-# (device, source) -> (generation, torch.<device>, raised) of a discovery source
-# that left the device without what it needed: skipped until one of them changes.
+# (device, source) -> (generation, torch.<device>, raised) of a source that left
+# the need unmet: skipped until one of them changes.
 _discovery_misses: dict[tuple[str, Any], tuple[int, Any, bool]] = {}
-# Device type -> the thread discovering it; thread -> the thread it waits for.
-_discovering: dict[str, int] = {}
-_discovery_waits: dict[int, int] = {}
-# Problems already reported (discovery, loaders, broken probe answers).
-_warned: set[Any] = set()
+_discovering: dict[str, int] = {}  # device type -> the thread discovering it
+_discovery_waits: dict[int, int] = {}  # thread -> the thread it waits for
+_warned: set[Any] = set()  # the problems already reported
 
 
 def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
-    """Caches ``fn(*args)`` until the next change of the device registry (of
-    ``_registry_generation``). For answers derived from the registry."""
+    """Caches ``fn(*args)`` until ``_registry_generation`` changes."""
     entries: tuple[int, dict[Any, Any]] = (-1, {})
 
     @functools.wraps(fn)
@@ -949,11 +854,9 @@ def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
                 return answers[args]
             except KeyError:
                 pass
-        else:
+        else:  # a registration while computing makes the next call compute again
             answers = {}
             entries = (_registry_generation, answers)
-        # Stored under the generation read before computing: a registration
-        # meanwhile makes the next call compute again.
         answer = answers[args] = fn(*args)
         return answer
 
@@ -973,8 +876,7 @@ def _changed() -> None:
 
 
 def _bump_registry_generation() -> None:
-    """Records a registration made outside this module (Inductor's backend,
-    overrides and loader doors): every `_registry_cache` recomputes."""
+    """Records a registration made through one of Inductor's doors."""
     with _device_registry_lock:
         _changed()
 
@@ -1011,8 +913,8 @@ def _check_device_interface(device: str, device_interface: Any) -> None:
 
 
 def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
-    """Warns once per public attribute the backend's classes define that is no
-    DeviceInterface member but close to one: a misspelt hook is ignored."""
+    """Warns once per public attribute of the backend's classes that is no
+    DeviceInterface member but close to one: a misspelt hook."""
     members = [name for name in dir(DeviceInterface) if not name.startswith("_")]
     for klass in device_interface.__mro__:
         if klass in DeviceInterface.__mro__ or klass.__module__ == __name__:
@@ -1032,11 +934,9 @@ def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
 def register_interface_for_device(
     device: str | torch.device, device_interface: type[DeviceInterface]
 ) -> None:
-    """
-    Registers `device_interface` for `device` (a `torch.device` under its type,
-    a string as given). Raises `TypeError` for a non-`DeviceInterface`, and
-    `ValueError` for a built-in device type (use a PrivateUse1 backend).
-    """
+    """Registers `device_interface` for `device` (a `torch.device` under its
+    type). Raises `TypeError` for a non-`DeviceInterface`, `ValueError` for a
+    built-in device type."""
     if isinstance(device, torch.device):
         device = device.type
     if not isinstance(device, str):
@@ -1059,63 +959,48 @@ def register_interface_for_device(
         _changed()
 
 
-def _privateuse1_names(name: str, device_interface: type[DeviceInterface]) -> list[str]:
-    """`name` and "<name>:<i>" for each device; raises RuntimeError if the
-    interface cannot count its devices."""
-    try:
-        count = device_interface.device_count()
-    except Exception as err:
-        raise RuntimeError(
-            f"Cannot register {device_interface.__name__} for the PrivateUse1 "
-            f"device '{name}': {device_interface.__name__}.device_count() raised "
-            f"{type(err).__name__}: {err}. Nothing was registered; implement "
-            "device_count() so that it works before registering."
-        ) from err
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise RuntimeError(
-            f"Cannot register {device_interface.__name__} for the PrivateUse1 "
-            f"device '{name}': {device_interface.__name__}.device_count() "
-            f"returned {count!r}, expected a non-negative int. Nothing was "
-            "registered."
-        )
-    return [name] + [f"{name}:{i}" for i in range(count)]
-
-
 def _register_privateuse1(
-    name: str,
-    names: list[str],
-    device_interface: type[DeviceInterface],
-    *,
-    discovered: bool = False,
+    name: str, device_interface: type[DeviceInterface], *, discovered: bool = False
 ) -> None:
-    """Publishes `device_interface` under `names` (replacing stale aliases); a
-    discovered interface never replaces a registered one."""
+    """Publishes `device_interface` under `name` and "<name>:<i>" per device
+    (dropping stale aliases); raises RuntimeError, registering nothing, if it
+    cannot count its devices. A discovered one never replaces a registered one."""
+    cls = device_interface.__name__
+    problem = f"Cannot register {cls} for the PrivateUse1 device '{name}': {cls}"
+    names = [name]
+    if not (discovered and _is_base_default(device_interface, "device_count")):
+        try:
+            count = device_interface.device_count()
+        except Exception as err:
+            raise RuntimeError(
+                f"{problem}.device_count() raised {type(err).__name__}: {err}. Nothing "
+                "was registered; implement device_count() so that it works first."
+            ) from err
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RuntimeError(
+                f"{problem}.device_count() returned {count!r}, expected a "
+                "non-negative int. Nothing was registered."
+            )
+        names += [f"{name}:{i}" for i in range(count)]
     with _device_registry_lock:
         if discovered and name in device_interfaces:
             return
-        stale = [
-            key
-            for key in device_interfaces
-            if key.startswith(f"{name}:") and key not in names
-        ]
+        for key in [k for k in device_interfaces if k.startswith(f"{name}:")]:
+            if key not in names:
+                del device_interfaces[key]
         device_interfaces.update(dict.fromkeys(names, device_interface))
-        for key in stale:
-            del device_interfaces[key]
         _changed()
 
 
 def register_interface_for_device_PrivateUse1(
     device_interface: type[DeviceInterface],
 ) -> None:
-    """
-    Registers `device_interface` under the PrivateUse1 backend's current name
+    """Registers `device_interface` under the PrivateUse1 backend's current name
     and "<name>:<i>" per device. Raises `TypeError` for a non-`DeviceInterface`
-    and `RuntimeError`, registering nothing, if its `device_count()` fails.
-    """
+    and `RuntimeError`, registering nothing, if its `device_count()` fails."""
     name = torch._C._get_privateuse1_backend_name()
     _check_device_interface(name, device_interface)
-    names = _privateuse1_names(name, device_interface)
-    _register_privateuse1(name, names, device_interface)
+    _register_privateuse1(name, device_interface)
 
 
 def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
@@ -1128,26 +1013,20 @@ def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
     )
 
 
-def _register_discovered(name: str, source: str, found: Any) -> None:
+def _register_discovered(name: str, source: str, found: Any) -> str:
     if name in device_interfaces:
-        return  # the backend's code registered it explicitly
-    if not (isinstance(found, type) and issubclass(found, DeviceInterface)):
-        _warn_discovery_failure(
-            name,
-            source,
-            f"it returned {found!r}, which is not a DeviceInterface subclass; "
-            "expected a subclass of torch._dynamo.device_interface.DeviceInterface",
-        )
-        return
-    _check_hook_names(found)
-    names = [name]
-    if not _is_base_default(found, "device_count"):
+        pass  # the backend's code registered it explicitly
+    elif not (isinstance(found, type) and issubclass(found, DeviceInterface)):
+        problem = f"it returned {found!r}, which is not a DeviceInterface subclass"
+        expected = "a subclass of torch._dynamo.device_interface.DeviceInterface"
+        _warn_discovery_failure(name, source, f"{problem}; expected {expected}")
+    else:
+        _check_hook_names(found)
         try:
-            names = _privateuse1_names(name, found)
+            _register_privateuse1(name, found, discovered=True)
         except RuntimeError as err:
             _warn_discovery_failure(name, source, str(err))
-            return
-    _register_privateuse1(name, names, found, discovered=True)
+    return source
 
 
 def _from_device_module_hook(name: str) -> str | None:
@@ -1160,8 +1039,7 @@ def _from_device_module_hook(name: str) -> str | None:
     except Exception as err:
         _warn_discovery_failure(name, source, f"it raised {type(err).__name__}: {err}")
         return source
-    _register_discovered(name, source, found)
-    return source
+    return _register_discovered(name, source, found)
 
 
 def _from_convention_module(name: str) -> str | None:
@@ -1170,13 +1048,12 @@ def _from_convention_module(name: str) -> str | None:
         module = importlib.import_module(module_name)
     except Exception as err:
         # An absent module (or parent) is silent; a failing import is not.
-        absent = isinstance(err, ModuleNotFoundError) and (
-            err.name is not None
-            and (module_name == err.name or module_name.startswith(err.name + "."))
-        )
-        if not absent:
-            _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
-        return None if absent else module_name
+        if isinstance(err, ModuleNotFoundError) and err.name is not None and (
+            module_name == err.name or module_name.startswith(err.name + ".")
+        ):
+            return None
+        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
+        return module_name
     source = f"{module_name}.DeviceInterface"
     cls = getattr(module, "DeviceInterface", None)
     if name in device_interfaces:
@@ -1187,14 +1064,13 @@ def _from_convention_module(name: str) -> str | None:
     if not issubclass(cls, DeviceInterface):
         # Adopted, so that a backend need not import torch._dynamo.
         try:
-            cls = type(cls.__name__, (cls, DeviceInterface), {"__module__": cls.__module__})
+            bases, namespace = (cls, DeviceInterface), {"__module__": cls.__module__}
+            cls = type(cls.__name__, bases, namespace)
         except TypeError as err:
-            _warn_discovery_failure(
-                name, source, f"it cannot be combined with DeviceInterface: {err}"
-            )
+            problem = f"it cannot be combined with DeviceInterface: {err}"
+            _warn_discovery_failure(name, source, problem)
             return source
-    _register_discovered(name, source, cls)
-    return source
+    return _register_discovered(name, source, cls)
 
 
 def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
@@ -1210,9 +1086,8 @@ def _run_loader(device: str, source: str, loader: Callable[[], None]) -> str:
     try:
         loader()
     except Exception as err:
-        raise _backend_load_error(
-            device, source, f"it raised {type(err).__name__}: {err}"
-        ) from err
+        problem = f"it raised {type(err).__name__}: {err}"
+        raise _backend_load_error(device, source, problem) from err
     return source
 
 
@@ -1248,13 +1123,11 @@ def _from_entry_point(device: str) -> str | None:
     try:
         loader = found[0].load()
     except Exception as err:
-        raise _backend_load_error(
-            device, source, f"loading it raised {type(err).__name__}: {err}"
-        ) from err
+        problem = f"loading it raised {type(err).__name__}: {err}"
+        raise _backend_load_error(device, source, problem) from err
     if not callable(loader):
-        raise _backend_load_error(
-            device, source, f"it refers to {loader!r}, which is not callable"
-        )
+        problem = f"it refers to {loader!r}, which is not callable"
+        raise _backend_load_error(device, source, problem)
     return _run_loader(device, source, loader)
 
 
@@ -1263,11 +1136,9 @@ def _from_inductor_backend_init(device: str) -> str | None:
     if hook is None:
         return None
     if not callable(hook):
-        raise _backend_load_error(
-            device,
-            f"torch.{device}._inductor_backend_init",
-            f"it is {hook!r}, which is not callable",
-        )
+        problem = f"it is {hook!r}, which is not callable"
+        source = f"torch.{device}._inductor_backend_init"
+        raise _backend_load_error(device, source, problem)
     return _run_loader(device, f"torch.{device}._inductor_backend_init()", hook)
 
 
@@ -1283,33 +1154,14 @@ _DISCOVERY_SOURCES = (
 _LOADERS = (_from_registered_loader, _from_entry_point, _from_inductor_backend_init)
 
 
-def _waits_for(thread: int, other: int) -> bool:
-    """Whether `thread` waits, directly or not, for `other`'s discovery."""
-    while thread in _discovery_waits:
-        thread = _discovery_waits[thread]
-        if thread == other:
-            return True
-    return False
-
-
 def _discover(
     device: str, satisfied: Callable[[], bool] | None = None, *, strict: bool = False
 ) -> bool:
-    """
-    The one discovery path of an out-of-tree `device`, after explicit
-    registration: for the PrivateUse1 device `torch.<name>.get_device_interface()`,
-    then `torch_<name>._dynamo.device_interface`, while it has no interface; then,
-    given `satisfied` (the caller's need, e.g. an Inductor backend), until it
-    holds: the `register_device_backend_loader` loader, the
-    `torch_inductor_backends` entry point, `torch.<name>._inductor_backend_init()`.
-
-    A source that leaves the need unmet is skipped until the registry changes
-    (a loader that registered nothing warns once). A loader that raises makes a
-    `strict` call raise a RuntimeError naming device and loader, chained (and
-    runs again on the next strict call); otherwise it is logged once. Backend
-    code runs with no lock held, one thread per device: the others wait for it,
-    unless they are that thread or it waits for them. Returns False if so.
-    """
+    """Resolves an out-of-tree `device` from `_DISCOVERY_SOURCES` in order: its
+    interface (PrivateUse1 only), then loaders until `satisfied()`. A source that
+    leaves the need unmet is skipped until the registry changes; a loader that
+    raises raises if `strict`, else is logged once. Backend code runs unlocked,
+    one thread per device; returns False where waiting would deadlock."""
     privateuse1 = device == torch._C._get_privateuse1_backend_name()
     module = getattr(torch, device, None) if isinstance(device, str) else None
 
@@ -1321,11 +1173,10 @@ def _discover(
             else:
                 met = device in device_interfaces
             miss = _discovery_misses.get((device, find))
-            if met or not (any_device or privateuse1):
-                continue
-            if miss is None or miss[:2] != (_registry_generation, module) or (
+            retry = miss is None or miss[:2] != (_registry_generation, module) or (
                 strict and miss[2]
-            ):
+            )
+            if not met and (any_device or privateuse1) and retry:
                 found.append(find)
         return found
 
@@ -1334,7 +1185,10 @@ def _discover(
     me = threading.get_ident()
     with _registry_changed:
         while (owner := _discovering.get(device)) is not None:
-            if owner == me or _waits_for(owner, me):
+            waited = owner  # the end of the chain of threads owner waits for
+            while waited != me and waited in _discovery_waits:
+                waited = _discovery_waits[waited]
+            if waited == me:
                 return False
             _discovery_waits[me] = owner
             try:
@@ -1367,7 +1221,8 @@ def _discover(
                     "fail until a registration makes them run it again.",
                 )
             with _device_registry_lock:
-                _discovery_misses[(device, find)] = (_registry_generation, module, raised)
+                miss = (_registry_generation, module, raised)
+                _discovery_misses[(device, find)] = miss
     finally:
         with _registry_changed:
             del _discovering[device]
@@ -1376,13 +1231,9 @@ def _discover(
 
 
 def register_device_backend_loader(device: str, loader: Callable[[], None]) -> None:
-    """
-    Registers `loader`, a no-argument callable that registers the Inductor
-    backend of the out-of-tree device type `device`, run by the first compile
-    that needs it (see `_discover` for the order and rule of all loaders).
-    Replaces an earlier loader. Raises `ValueError` for an in-tree or indexed
-    device type and `TypeError` for a loader that is not callable.
-    """
+    """Registers `loader()`, run by the first compile that needs the Inductor
+    backend of the out-of-tree device type `device`. Raises `ValueError` for an
+    in-tree or indexed device type, `TypeError` for a non-callable loader."""
     if not isinstance(device, str) or not device or ":" in device:
         raise ValueError(
             f"register_device_backend_loader() expects a device type such as "
@@ -1403,52 +1254,37 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
         _changed()
 
 
-def _lazy_init_device_reg() -> None:
+def _discover_privateuse1(*, loaders: bool = False) -> None:
+    """Registers the built-ins if needed, then `_discover`s the PrivateUse1
+    device's interface; with `loaders` (a compile's probe), its backend too."""
     if not _device_initialized:
         _init_device_reg(lazy=True)
-
-
-def _discover_privateuse1(*, loaders: bool = False) -> None:
-    """`_discover` for the PrivateUse1 device's interface; with `loaders`, as a
-    compile does, also from its Inductor backend loaders (a probe)."""
     name = torch._C._get_privateuse1_backend_name()
     if name != "privateuseone" and name not in device_interfaces:
         _discover(name, (lambda: name in device_interfaces) if loaders else None)
 
 
-def _discover_privateuse1_interface_for_compile() -> None:
-    _lazy_init_device_reg()
-    _discover_privateuse1(loaders=True)
-
-
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
-    """
-    Returns the interface of `device` (a `torch.device`, a type or
-    "<type>:<index>"; an out-of-tree index without an alias resolves to its
-    type), discovering the PrivateUse1 device's if needed. Raises
-    `NotImplementedError` for an unknown device.
-    """
+    """Returns the interface of `device` (an out-of-tree "<type>:<index>" without
+    an alias resolves to its type), discovering it if needed. Raises
+    `NotImplementedError` for an unknown device."""
     if isinstance(device, torch.device):
         device = device.type
     if not _device_initialized:
-        # Inlined _lazy_init_device_reg(): this lookup is on hot paths.
         _init_device_reg(lazy=True)
     if device in device_interfaces:
         return device_interfaces[device]
-    device_type = _device_type(device) if isinstance(device, str) else device
-    if device_type in _BUILTIN_DEVICE_INIT_LIST:
-        raise NotImplementedError(f"No interface for device {device}")
-    if isinstance(device_type, str):
+    device_type = _device_type(device) if isinstance(device, str) else None
+    if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
         _discover(device_type)
-    if device_type in device_interfaces:
-        return device_interfaces[device_type]
+        if device_type in device_interfaces:
+            return device_interfaces[device_type]
     raise NotImplementedError(f"No interface for device {device}")
 
 
 def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterface]]]:
     """A live view of the registry (types and "<type>:<index>" aliases), after
     discovering the PrivateUse1 device's interface if needed."""
-    _lazy_init_device_reg()
     _discover_privateuse1()
     return device_interfaces.items()
 
@@ -1456,29 +1292,19 @@ def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterfa
 def get_interface_for_device__PrivateUse1() -> Iterator[
     tuple[str, type[DeviceInterface]]
 ]:
-    """(name, interface) of the registered out-of-tree device types: no
-    built-in types, no "<type>:<index>" aliases."""
-    _lazy_init_device_reg()
+    """(name, interface) of the registered out-of-tree device types."""
     _discover_privateuse1()
-    return iter(
-        [
-            (name, device_interface)
-            for name, device_interface in list(device_interfaces.items())
-            if ":" not in name and name not in _BUILTIN_DEVICE_INIT_LIST
-        ]
-    )
+    found = [(n, i) for n, i in list(device_interfaces.items()) if ":" not in n]
+    return iter([(n, i) for n, i in found if n not in _BUILTIN_DEVICE_INIT_LIST])
 
 
 def init_device_reg() -> None:
-    """Registers the built-in interfaces (cuda, xpu and mtia with a
-    "<type>:<index>" alias per device, then cpu, mps and tpu), then discovers
-    the PrivateUse1 device's. Runs lazily on the first lookup."""
+    """Registers the built-in interfaces, then discovers the PrivateUse1 one."""
     _init_device_reg(lazy=False)
 
 
 def _init_device_reg(*, lazy: bool) -> None:
     global _device_initialized
-    # Resolved outside the lock: counting devices calls into their runtimes.
     builtins: dict[str, type[DeviceInterface]] = {}
     for device, device_interface, device_module in (
         ("cuda", CudaInterface, torch.cuda),
@@ -1498,7 +1324,7 @@ def _init_device_reg(*, lazy: bool) -> None:
 
 
 def _is_base_default(device_interface: Any, method: str) -> bool:
-    """Whether `device_interface.<method>` is DeviceInterface's own default."""
+    """Whether `device_interface.<method>` is DeviceInterface's own."""
     if not isinstance(device_interface, type):
         return False
     for klass in device_interface.__mro__:
@@ -1514,28 +1340,23 @@ def _safe_probe(
     default: Any = False,
     **kwargs: Any,
 ) -> Any:
-    """
-    `device_interface.<method>(*args, **kwargs)` for a query that must not fail,
-    or `default` if the method is absent (DeviceInterface's NotImplementedError,
-    silent) or broken (raises, or a predicate's answer is no bool/int; logged once).
-    """
+    """`device_interface.<method>(*args, **kwargs)`, or `default` if the method is
+    absent (DeviceInterface's NotImplementedError, silent) or broken (raises, or a
+    predicate's answer is no bool/int; logged once)."""
     try:
         result = getattr(device_interface, method)(*args, **kwargs)
     except Exception as err:
-        if not (
-            isinstance(err, NotImplementedError)
-            and _is_base_default(device_interface, method)
+        if not isinstance(err, NotImplementedError) or not _is_base_default(
+            device_interface, method
         ):
             problem = f"raised {type(err).__name__}: {err}"
             _warn_broken_probe(device_interface, method, problem, default)
         return default
-    if isinstance(default, bool):
-        if not isinstance(result, int):
-            problem = f"returned {result!r}, not a bool"
-            _warn_broken_probe(device_interface, method, problem, default)
-            return default
-        return bool(result)
-    return result
+    if isinstance(default, bool) and not isinstance(result, int):
+        problem = f"returned {result!r}, not a bool"
+        _warn_broken_probe(device_interface, method, problem, default)
+        return default
+    return bool(result) if isinstance(default, bool) else result
 
 
 def _warn_broken_probe(
