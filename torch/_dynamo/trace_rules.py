@@ -3151,9 +3151,9 @@ def _runtime_without_interface(name: str) -> frozenset[Any]:
 
 def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
     """The device rule of `obj` after discovering the PrivateUse1 interface."""
-    from .device_interface import _discover_privateuse1_interface_for_compile
+    from .device_interface import _discover_privateuse1
 
-    _discover_privateuse1_interface_for_compile()
+    _discover_privateuse1(loaders=True)
     return _device_tables().rule_map.get(obj, None)
 
 
