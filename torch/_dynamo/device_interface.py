@@ -894,9 +894,7 @@ def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
 
 def _device_type(device: str | torch.device) -> str:
     """The type of `device`: "acc" for "acc", "acc:1" or torch.device("acc", 1)."""
-    if isinstance(device, torch.device):
-        return device.type
-    return device.partition(":")[0]
+    return device.type if isinstance(device, torch.device) else device.partition(":")[0]
 
 
 def _check_device_interface(device: str, device_interface: Any) -> None:
@@ -920,10 +918,8 @@ def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
         if klass in DeviceInterface.__mro__ or klass.__module__ == __name__:
             continue
         for name in vars(klass):
-            if name.startswith("_") or name in members:
-                continue
             close = difflib.get_close_matches(name, members, n=1, cutoff=0.85)
-            if close:
+            if close and not name.startswith("_") and name not in members:
                 _warn_once(
                     ("hook name", klass, name),
                     f"{klass.__qualname__}.{name} is not a DeviceInterface member, "
@@ -934,9 +930,8 @@ def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
 def register_interface_for_device(
     device: str | torch.device, device_interface: type[DeviceInterface]
 ) -> None:
-    """Registers `device_interface` for `device` (a `torch.device` under its
-    type). Raises `TypeError` for a non-`DeviceInterface`, `ValueError` for a
-    built-in device type."""
+    """Registers `device_interface` for `device`; raises `TypeError` for a
+    non-`DeviceInterface`, `ValueError` for a built-in device type."""
     if isinstance(device, torch.device):
         device = device.type
     if not isinstance(device, str):
@@ -1255,8 +1250,8 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
 
 
 def _discover_privateuse1(*, loaders: bool = False) -> None:
-    """Registers the built-ins if needed, then `_discover`s the PrivateUse1
-    device's interface; with `loaders` (a compile's probe), its backend too."""
+    """`_discover`s the PrivateUse1 device's interface (with `loaders`, as a
+    compile does, its backend too), registering the built-ins first if needed."""
     if not _device_initialized:
         _init_device_reg(lazy=True)
     name = torch._C._get_privateuse1_backend_name()
@@ -1265,9 +1260,8 @@ def _discover_privateuse1(*, loaders: bool = False) -> None:
 
 
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
-    """Returns the interface of `device` (an out-of-tree "<type>:<index>" without
-    an alias resolves to its type), discovering it if needed. Raises
-    `NotImplementedError` for an unknown device."""
+    """The interface of `device`, discovered if needed (an out-of-tree index
+    without an alias resolves to its type); `NotImplementedError` if unknown."""
     if isinstance(device, torch.device):
         device = device.type
     if not _device_initialized:
@@ -1283,8 +1277,7 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
 
 
 def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterface]]]:
-    """A live view of the registry (types and "<type>:<index>" aliases), after
-    discovering the PrivateUse1 device's interface if needed."""
+    """A live view of the registry, after discovering the PrivateUse1 device's."""
     _discover_privateuse1()
     return device_interfaces.items()
 
@@ -1327,10 +1320,8 @@ def _is_base_default(device_interface: Any, method: str) -> bool:
     """Whether `device_interface.<method>` is DeviceInterface's own."""
     if not isinstance(device_interface, type):
         return False
-    for klass in device_interface.__mro__:
-        if method in vars(klass):
-            return klass is DeviceInterface
-    return False
+    owner = next((k for k in device_interface.__mro__ if method in vars(k)), None)
+    return owner is DeviceInterface
 
 
 def _safe_probe(
