@@ -365,17 +365,8 @@ FILES: dict[str, object] = {
         (r"triton_backend_name|triton_interpret|triton.backends.backends", "triton"),
         (r"def (visible_devices_env|get_cache_system_info)", "identity"),
         (r"^_CppDeviceOptions|def get_cpp_(device_options|optimization_flags)", "cpp"),
-        (r"(?s)def backend_features\(.*Returns the framework-wide", "registry"),
-        (r"def backend_features", "features"),
         (r"dynamo_tensor_classes|dynamo_constant_fold_fns", "dynamo"),
         (r"def supports_tma", "device-lists"),
-        (r"def (_warn_discovery_failure|_interface_from_device_module_hook|"
-         r"_interface_from_convention_module|_discover_privateuse1_interface|"
-         r"_maybe_discover_privateuse1_interface|_discover_privateuse1_interface_for_compile)",
-         "discovery"),
-        (r"^_maybe_discover_privateuse1_interface\(\)|^if device_type == torch._C._get_privateuse1",
-         "discovery"),
-        (r"^import importlib|^_privateuse1_discovery_key", "discovery"),
         (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
     ]),
     "torch/_dynamo/exc.py": "registry",
@@ -406,7 +397,6 @@ FILES: dict[str, object] = {
     "torch/_dynamo/variables/user_defined.py": ("dynamo", [
         (r"(?s)device_context_classes|_call_device_context_class|^var_args,$", "streams")]),
     "torch/_dynamo/utils.py": ("dynamo", [
-        (r"^_device_constant_types|def _publish_device_constant_types", "dynamo-functions"),
         (r"def build_of_class", "streams"),
     ]),
     "torch/_dynamo/symbolic_convert.py": ("dynamo", [
@@ -415,7 +405,6 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
-        (r"^import warnings$", "loaders"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
          r"^device_op_overrides_lock|def aten_device_type|"
@@ -427,8 +416,6 @@ FILES: dict[str, object] = {
          r"^The C\+\+ type of a raw stream", "cpp"),
         (r"def kernel_call_guard", "inductor-streams"),
         (r"def current_device_idx_expr", "aten"),
-        (r"^(ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
-         r"HALF_PRECISION_FFT) = auto", "features"),
         (r"^init_backend_registration\(\(device,\)\)|def _init_builtin_backend_registration|"
          r"^-private_backend|^device_backend_loaders|^BACKEND_ENTRY_POINT_GROUP|"
          r"def (register_device_backend_loader|_backend_load_error|_warn_backend_load_failure|"
