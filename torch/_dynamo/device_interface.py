@@ -15,8 +15,7 @@ The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
 
 Every registration (a later one replaces an earlier one) bumps
-``_registry_generation``; answers derived from the registry are
-``_registry_cache``s keyed on it.
+``_registry_generation``; derived answers are ``_registry_cache``s keyed on it.
 """
 
 import difflib
@@ -1108,12 +1107,9 @@ def _from_entry_point(device: str) -> str | None:
         for ep in found
     ]
     if len({ep.value for ep in found}) > 1:
-        raise _backend_load_error(
-            device,
-            f"the {group} entry points",
-            "more than one distribution provides it (" + "; ".join(origins) + "); "
-            "uninstall all but one",
-        )
+        problem = f"more than one distribution provides it ({'; '.join(origins)}); "
+        problem += "uninstall all but one"
+        raise _backend_load_error(device, f"the {group} entry points", problem)
     source = f"the {group} entry point {origins[0]}"
     try:
         loader = found[0].load()
