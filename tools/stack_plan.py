@@ -124,21 +124,36 @@ by itself.
     ),
     Patch(
         "discovery",
-        "[dynamo] Discover the PrivateUse1 device interface on first lookup",
+        "[dynamo] Test and document lazy discovery of the PrivateUse1 device interface",
         """
-A PrivateUse1 backend no longer has to import `torch._dynamo` at its own import
-time: its `DeviceInterface` is found on first lookup, from the device module's
-`torch.<name>.get_device_interface()` hook or the convention module
+The registry's one discovery path (`_discover`, in the registry patch) finds a
+PrivateUse1 backend's `DeviceInterface` on first lookup, from the device
+module's `torch.<name>.get_device_interface()` hook or the convention module
 `torch_<name>._dynamo.device_interface`, whose class need not inherit from
-torch's. A compile that still finds none runs the device's Inductor backend
-loader, which may register it. Broken hooks warn once, in upstream's words, and
-are skipped; discovery is retried after a registry change, not on every lookup.
+torch's. This patch adds the tests of those sources and the guide's section:
+broken hooks warn once and are skipped, discovery is retried after a registry
+change, not on every lookup, and racing first lookups run the hook once.
 """,
         """
 Registering the interface eagerly imports Dynamo into every eager user of the
 backend's package; lazy discovery keeps eager import light.
 """,
         RFC_LAZY,
+    ),
+    Patch(
+        "hook-names",
+        "[dynamo] Report a DeviceInterface hook defined under a misspelt name",
+        """
+Registering an interface (explicitly, for PrivateUse1, or by discovery) warns
+once for each public attribute of the backend's classes that is not a
+`DeviceInterface` member but is a close match of one, naming the member it
+probably means.
+""",
+        """
+A hook under a misspelt name is never called, so the backend silently gets the
+default; pluggy's `check_pending()` makes the same mistake loud.
+""",
+        f"The one-record review of {RFC_MAIN}.",
     ),
     Patch(
         "dynamo",
@@ -367,6 +382,8 @@ FILES: dict[str, object] = {
         (r"^_CppDeviceOptions|def get_cpp_(device_options|optimization_flags)", "cpp"),
         (r"dynamo_tensor_classes|dynamo_constant_fold_fns", "dynamo"),
         (r"def supports_tma", "device-lists"),
+        (r"def _check_hook_names\(|^_check_hook_names\(|^import difflib$", "hook-names"),
+        (r"def register_device_backend_loader\(", "loaders"),
         (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
     ]),
     "torch/_dynamo/exc.py": "registry",
@@ -405,6 +422,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
+        (r"^register_device_backend_loader,$", "loaders"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
          r"^device_op_overrides_lock|def aten_device_type|"
@@ -537,6 +555,7 @@ FILES: dict[str, object] = {
         (r"def test_backend_features\(", "features"),
         (r"def test_dynamo_class_attributes\(", "dynamo"),
         (r"def test_discovery_is_not_retried_on_every_lookup\(|^class LazyDiscoveryTest", "discovery"),
+        (r"def test_misspelt_hook_", "hook-names"),
         (r"^_safe_probe,$|^class SafeProbeTest", "inductor-identity"),
         (r"def test_(first_compile_finds_the_convention_interface|convention_module_is_adopted)\(",
          "identity"),
@@ -643,11 +662,13 @@ ISOLATE: dict[str, list[str]] = {
     "torch/_inductor/codegen/wrapper.py": [r"^\s+_uses_gpu_cpp_wrapper,$"],
     "test/inductor/test_backend_discovery.py": [r"^\s+get_compile_option_owner,$"],
     "torch/_dynamo/device_interface.py": [
+        r"^\s+_check_hook_names\((device_interface|found)\)$", r"^import difflib$",
         r"^\s+_maybe_discover_privateuse1_interface\(\)",
         r"^\s+if device_type == torch._C._get_privateuse1_backend_name\(\):",
     ],
     "test/inductor/extension_backends/testing.py": [r"^\s+init_backend_registration\(\(\)\)"],
     "torch/_inductor/codegen/common.py": [
+        r"^\s+register_device_backend_loader,$",
         r"^import (textwrap|threading|warnings)$",
         r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
         r"HALF_PRECISION_FFT) = auto",
