@@ -3274,7 +3274,15 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
             for f, k in kinds.items()
         },
-        constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
+        constant_fold={
+            # The eager optimizer and FFT lists ask it for a renamed PrivateUse1.
+            **dict.fromkeys(
+                [torch.utils._foreach_utils._privateuse1_backend_features]
+                if privateuse1_name != "privateuseone"
+                else []
+            ),
+            **{f: None for f, k in kinds.items() if k.startswith("constant")},
+        },
         constant_fold_need_guards={
             f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
         },
