@@ -716,10 +716,8 @@ def _resolve_compile_option_owner(
         ) from None
     init_backend_registration((device,))
     owner = custom_backend_codegen_configs.get(device)
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-
-    if owner is None and device in _BUILTIN_DEVICE_INIT_LIST:
-        # The caller reports an unknown option.
+    if owner is None and device != torch._C._get_privateuse1_backend_name():
+        # Not an out-of-tree device: the caller reports an unknown option.
         return None
     if not strict and (owner is None or key not in owner._config):
         return None
