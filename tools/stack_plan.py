@@ -389,10 +389,12 @@ FILES: dict[str, object] = {
     "torch/_dynamo/exc.py": "registry",
     "torch/_dynamo/variables/streams.py": "streams",
     "torch/_dynamo/variables/ctx_manager.py": ("streams", [
+        (r"def _device_module\(|^from \.\.source import \($", "dynamo-functions"),
         (r"device_autocast_classes|_device_tables|^from \.\. import graph_break_hints, trace_rules",
          "dynamo"),
     ]),
     "torch/_dynamo/trace_rules.py": ("dynamo", [
+        (r'^if privateuse1_name != "privateuseone":  # the eager device lists', "features"),
         (r"def (register_device_trace_rules|_trace_rules_device_type|_trace_rules_by_function|"
          r"_runtime_without_interface|_rule_after_loading_interface|_device_without_interface)\(|"
          r"^_interfaceless_runtime|^global _interfaceless_runtime|"
@@ -469,7 +471,8 @@ FILES: dict[str, object] = {
          "inductor-streams"),
         (r"^from \.codegen\.common import \($|^with patch_compile_options|"
          r"^inner_compile=patch_compile_options|^with \($|^_user_config_patches|"
-         r"def _set_context_var", "options"),
+         r"def _set_context_var|def _user_options_scope\(|^with _user_options_scope\(config_patches\):",
+         "options"),
         (r"def (_device_config_scope|_with_device_config|"
          r"_device_config_patches)|^device_config = |^_device_config_scope\(device_config\)|"
          r"^# The Inductor options of the graph", "policy-config"),

@@ -473,9 +473,9 @@ class RegistrationTest(RegistryTestCase):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             register_interface_for_device("acc_typo2", Misspelt)
-        with self.assertWarnsRegex(UserWarning, r"Typo.visible_device_env .*visible_devices_env"):
+        with self.assertWarnsRegex(UserWarning, r"Typo.exposes_stream .*exposes_streams"):
             register_interface_for_device_PrivateUse1(
-                type("Typo", (ExtensionDeviceInterface,), {"visible_device_env": None})
+                type("Typo", (ExtensionDeviceInterface,), {"exposes_stream": None})
             )
 
     def test_correct_and_helper_names_are_not_reported(self):

@@ -417,6 +417,7 @@ class CudaInterface(DeviceInterface):
     dynamo_constant_fold_fns_need_guards = (
         torch.cuda.current_device, torch.cuda.is_initialized
     )
+
     is_gpu = staticmethod(lambda: True)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)

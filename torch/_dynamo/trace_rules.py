@@ -181,7 +181,6 @@ manual_torch_name_rule_map: dict[
     "torch.onnx.is_in_onnx_export": TorchInGraphFunctionVariable,
     "torch.onnx.operators.shape_as_tensor": TorchInGraphFunctionVariable,
     "torch.overrides.is_tensor_like": TorchInGraphFunctionVariable,
-    "torch.utils._foreach_utils._privateuse1_backend_features": TorchInGraphFunctionVariable,
     "torch._C._skip_one_hop_torch_function": TorchInGraphFunctionVariable,
     "torch.jit.is_scripting": TorchInGraphFunctionVariable,
     "torch.jit.is_tracing": TorchInGraphFunctionVariable,
@@ -3269,20 +3268,16 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                     static_rules[fn].__name__,
                 )
     kinds = {fn: kind for fn, kind in kinds.items() if fn not in static_rules}
+
+    if privateuse1_name != "privateuseone":  # the eager device lists ask it
+        kinds[torch.utils._foreach_utils._privateuse1_backend_features] = "constant_fold"
+
     return _DeviceTables(
         rule_map={
             f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
             for f, k in kinds.items()
         },
-        constant_fold={
-            # The eager optimizer and FFT lists ask it for a renamed PrivateUse1.
-            **dict.fromkeys(
-                [torch.utils._foreach_utils._privateuse1_backend_features]
-                if privateuse1_name != "privateuseone"
-                else []
-            ),
-            **{f: None for f, k in kinds.items() if k.startswith("constant")},
-        },
+        constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
         constant_fold_need_guards={
             f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
         },
