@@ -503,21 +503,7 @@ FILES: dict[str, object] = {
         (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "loaders"),
     ]),
     "torch/_inductor/compile_fx_ext.py": "subprocess",
-    "torch/_inductor/device_operator_policy.py": ("policy", [
-        (r"^_UNSAMPLED = |def sample_cache_key_fields\(|^cache_key_fields: (Callable|str)|"
-         r"^and self\.cache_key_fields ==|^self\.cache_key_fields( = \(|,)$|^cache_key_fields,$",
-         "policy-config"),
-        (r"^(config_defaults|custom_passes|fake_overrides|realized_input_ops):|"
-         r"^self\._freeze_device_extensions\(where\)$|"
-         r"def (_freeze_device_extensions|_check_config_defaults|_check_custom_passes|"
-         r"_device_extension_cache_key_entries|config_patches|realizes_inputs|_as_iterable)\(|"
-         r"^\+ self\._device_extension_cache_key_entries|"
-         r"^and dict\(self\.(config_defaults|custom_passes|fake_overrides)\)|"
-         r"^and self\.realized_input_ops|^\"CUSTOM_PASS_STAGES\",$|"
-         r"^_REALIZE = |^CUSTOM_PASS_STAGES|^_NOT_DEFAULTABLE_PREFIXES|"
-         r"^from torch\._subclasses import fake_tensor$|^for op, impl in policy\.fake_overrides|"
-         r"^if policy\.fake_overrides:", "policy-config"),
-    ]),
+    "torch/_inductor/device_operator_policy.py": "policy",
     "torch/_inductor/fx_passes/freezing_patterns.py": "device-lists",
     "torch/_inductor/fx_passes/post_grad.py": "features",
     "torch/_inductor/ir.py": "inductor-identity",

@@ -199,12 +199,8 @@ def _check_realized_input_ops(where: str, ops: object) -> frozenset[OpOverload]:
 
 @dataclasses.dataclass(frozen=True)
 class DeviceOperatorPolicy:
-    """The operator choices of one accelerator device type (not cpu or meta).
-
-    ``version`` enters the cache keys with each rule's qualified name: bump it
-    when a rule's implementation changes. The mappings are checked, copied and
-    frozen here; an :data:`Exclude` needs a lowering rule for the same op.
-    """
+    """The operator choices of one accelerator device type (not cpu or meta);
+    bump ``version`` (a cache key input) when a rule's implementation changes."""
 
     device_type: str
     version: str
@@ -212,26 +208,21 @@ class DeviceOperatorPolicy:
     decomposition_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
         dataclasses.field(default_factory=dict)
     )
-    #: ``OpOverload -> callable | Fallback``: the op's lowering on the device
-    #: (a ``register_lowering`` function; None defers to the default).
+    #: ``OpOverload -> lowering | Fallback`` on the device (None: the default).
     lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
         dataclasses.field(default_factory=dict)
     )
-    #: ``option -> value``: defaults of core Inductor options for the device's
-    #: compiles; an option the user set wins.
+    #: ``option -> value``: the device's defaults of core options; the user's win.
     config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    #: ``stage -> CustomGraphPass(es)``, stage in :data:`CUSTOM_PASS_STAGES`:
-    #: run on the device's graphs ahead of the user's passes of that stage.
+    #: ``stage -> CustomGraphPass(es)``, run before the user's passes of the stage.
     custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    #: ``OpOverload -> callable``: the op's fake implementation for calls whose
-    #: first fake tensor is on the device; such calls bypass the dispatch cache.
+    #: ``OpOverload -> callable``: the op's fake implementation on the device.
     fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
         default_factory=dict
     )
     #: Ops whose nodes on the device have their inputs realized.
     realized_input_ops: Iterable[OpOverload] = frozenset()
-    #: ``() -> object`` or None: called once per compile on the device; the
-    #: ``repr`` of its result enters both cache keys.
+    #: ``() -> object`` or None: the ``repr`` of its result enters both cache keys.
     cache_key_fields: Callable[[], object] | None = None
     _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
 
