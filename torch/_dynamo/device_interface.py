@@ -623,6 +623,7 @@ class XpuInterface(DeviceInterface):
     dynamo_constant_fold_fns_need_guards = (
         torch.xpu.current_device, torch.xpu.is_initialized
     )
+
     is_gpu = staticmethod(lambda: True)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
