@@ -2654,6 +2654,17 @@ def skip_frame_if_in_functorch_mode(val: torch.Tensor) -> None:
         )
 
 
+def accelerator_is_available() -> bool:
+    """``torch.accelerator.is_available()``, or for a PrivateUse1 accelerator
+    whose device module has no ``is_available()``, whether it has a device."""
+    acc = torch.accelerator.current_accelerator()
+    if acc is not None and acc.type == torch._C._get_privateuse1_backend_name():
+        module = getattr(torch, acc.type, None)
+        if not callable(getattr(module, "is_available", None)):
+            return torch.accelerator.device_count() > 0
+    return torch.accelerator.is_available()
+
+
 @contextmanager
 def preserve_rng_state() -> Generator[None, None, None]:
     disable_functorch = torch._C._DisableFuncTorch

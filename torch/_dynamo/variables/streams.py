@@ -302,7 +302,7 @@ class SymbolicStreamState:
         from ..source import CurrentStreamSource
 
         cur_stack: list[StreamVariable] = []
-        if torch.accelerator.is_available():
+        if torch._dynamo.utils.accelerator_is_available():
             # Reset the registry so the current stream is guaranteed index 0.
             reset_user_object_tracking()
             stream = torch.accelerator.current_stream()
