@@ -153,6 +153,7 @@ from .trace_rules import is_numpy
 from .types import ConvertFrameReturn, FrameAction, FrameExecStrategy, wrap_guarded_code
 from .utils import (
     _get_error_on_graph_break,
+    _rng_device_modules,
     chromium_event_timed,
     CleanupManager,
     CompileTimeInstructionCounter,
@@ -353,6 +354,11 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
             if torch.cuda.is_available():
                 with torch._C.DisableTorchFunction():
                     cuda_rng_state = torch.cuda.get_rng_state()
+            with torch._C.DisableTorchFunction():
+                device_rng_states = [
+                    (module, module.get_rng_state())
+                    for module in _rng_device_modules()
+                ]
             cuda_matmul_fp32_prec = torch._C._get_fp32_precision_getter(
                 "cuda", "matmul"
             )
@@ -384,6 +390,9 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
                 if cuda_rng_state is not None:
                     with torch._C.DisableTorchFunction():
                         torch.cuda.set_rng_state(cuda_rng_state)
+                with torch._C.DisableTorchFunction():
+                    for module, state in device_rng_states:
+                        module.set_rng_state(state)
                 torch._C._set_fp32_precision_setter(
                     "cuda", "matmul", cuda_matmul_fp32_prec
                 )

@@ -93,6 +93,13 @@ from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 from torch.utils._triton import has_triton, has_triton_package
 from torch.utils.hooks import RemovableHandle
 
+from .device_interface import (
+    _registry_cache,
+    _safe_probe,
+    _warn_once,
+    device_interfaces,
+    get_interface_for_device__PrivateUse1,
+)
 from .graph_utils import _get_flat_args
 
 
@@ -2665,6 +2672,48 @@ def accelerator_is_available() -> bool:
     return torch.accelerator.is_available()
 
 
+def _rng_device_modules() -> tuple[types.ModuleType, ...]:
+    """The device modules ``torch.<name>`` of the registered out-of-tree devices
+    whose random-number state is saved and restored wherever cuda's is: those
+    with ``get_rng_state()`` and ``set_rng_state()`` (the current device's
+    generator) whose interface is available. A module without them is skipped;
+    one whose ``get_rng_state()`` raises or returns no tensor is skipped with a
+    warning, once."""
+    return _derive_rng_device_modules(torch._C._get_privateuse1_backend_name())
+
+
+@_registry_cache
+def _derive_rng_device_modules(privateuse1_name: str) -> tuple[types.ModuleType, ...]:
+    """_rng_device_modules() while PrivateUse1 is named `privateuse1_name`."""
+    if privateuse1_name == "privateuseone" and not device_interfaces:
+        return ()  # nothing to find: leave the registry uninitialized
+    modules = []
+    for name, device_interface in get_interface_for_device__PrivateUse1():
+        module = getattr(torch, name, None)
+        if not all(
+            callable(getattr(module, f, None))
+            for f in ("get_rng_state", "set_rng_state")
+        ) or not _safe_probe(device_interface, "is_available", default=True):
+            continue
+        try:
+            state = module.get_rng_state()  # type: ignore[union-attr]
+            problem = None
+            if not isinstance(state, torch.Tensor):
+                problem = f"returned {state!r}, not a tensor"
+        except Exception as err:
+            problem = f"raised {type(err).__name__}: {err}"
+        if problem is not None:
+            _warn_once(
+                ("rng state", name),
+                f"torch.{name}.get_rng_state() {problem}; the random-number state "
+                f"of device '{name}' is not preserved across compilation",
+                logged=True,
+            )
+            continue
+        modules.append(module)
+    return tuple(modules)
+
+
 @contextmanager
 def preserve_rng_state() -> Generator[None, None, None]:
     disable_functorch = torch._C._DisableFuncTorch
@@ -2676,6 +2725,10 @@ def preserve_rng_state() -> Generator[None, None, None]:
             cuda_rng_state = torch.clone(torch.cuda.get_rng_state())
         if torch.xpu.is_available():
             xpu_rng_state = torch.clone(torch.xpu.get_rng_state())
+        device_rng_states = [
+            (module, torch.clone(module.get_rng_state()))
+            for module in _rng_device_modules()
+        ]
     try:
         yield
     finally:
@@ -2685,6 +2738,8 @@ def preserve_rng_state() -> Generator[None, None, None]:
                 torch.cuda.set_rng_state(cuda_rng_state)  # type: ignore[possibly-undefined]
             if torch.xpu.is_available():
                 torch.xpu.set_rng_state(xpu_rng_state)  # type: ignore[possibly-undefined]
+            for module, state in device_rng_states:
+                module.set_rng_state(state)
 
 
 def is_jit_model(
@@ -2804,6 +2859,10 @@ def checkpoint_params(gm: torch.fx.GraphModule) -> Callable[[], None]:
         rng_state = torch.clone(torch.random.get_rng_state())
         if torch.cuda.is_available():
             cuda_rng_state = torch.clone(torch.cuda.get_rng_state())
+        device_rng_states = [
+            (module, torch.clone(module.get_rng_state()))
+            for module in _rng_device_modules()
+        ]
         saved_state = [
             (param, param._version, torch.clone(param))
             # pyrefly: ignore [bad-argument-type]
@@ -2815,6 +2874,8 @@ def checkpoint_params(gm: torch.fx.GraphModule) -> Callable[[], None]:
             torch.random.set_rng_state(rng_state)
             if torch.cuda.is_available():
                 torch.cuda.set_rng_state(cuda_rng_state)
+            for module, state in device_rng_states:
+                module.set_rng_state(state)
             for param, version, original_value in saved_state:
                 if param._version != version:
                     param.copy_(original_value)
