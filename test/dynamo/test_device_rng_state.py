@@ -153,11 +153,14 @@ PARTIAL_DEVICE = """
     logging.getLogger("torch._dynamo.device_interface").addHandler(Collect())
     x = torch.ones(3, device="acc")
     out = torch.compile(lambda t: t * 2 + 1, backend="eager")(x)
+    # A graph without tensor inputs asks whether an accelerator is available.
+    no_inputs = torch.compile(lambda: torch.ones(2, device="acc") * 3)()
     with preserve_rng_state():
         pass
     print("REPORT" + json.dumps({
         "result": out.cpu().tolist(),
         "device": str(out.device),
+        "no_inputs": no_inputs.cpu().tolist(),
         "warnings": [r.getMessage() for r in records if "get_rng_state" in r.getMessage()],
     }))
 """
@@ -175,6 +178,7 @@ class PartialDeviceModuleTests(TestCase):
         report = partial_device_report()
         self.assertEqual(report["result"], [3.0, 3.0, 3.0])
         self.assertEqual(report["device"], "acc:0")
+        self.assertEqual(report["no_inputs"], [3.0, 3.0])
 
     def test_broken_get_rng_state_warns_once(self):
         warnings = partial_device_report()["warnings"]

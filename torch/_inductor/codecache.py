@@ -53,6 +53,7 @@ from torch._dynamo import device_interface as _device_interface
 from torch._dynamo.device_interface import get_interface_for_device
 from torch._dynamo.exc import SkipFrame
 from torch._dynamo.utils import (
+    accelerator_is_available,
     CompileEventLogger,
     counters,
     dynamo_timed,
@@ -1492,7 +1493,7 @@ class FxGraphHashDetails:
         # This device index is usually already encoded by the device of the inputs
         # but fx graphs don't necessarily have tensor inputs. If there aren't any,
         # we need to guard on the device index in case we allocate cuda tensors
-        if no_tensor_inputs and torch.accelerator.is_available():
+        if no_tensor_inputs and accelerator_is_available():
             self.default_cuda_device_index = torch.accelerator.current_device_index()
 
         # 'Deterministic algorithms' can affect codegen via lowering to cuda kernels.
