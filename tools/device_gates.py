@@ -578,7 +578,7 @@ S89:L S90:M S91:L/M S92:L
 #: The audit's R verdicts: the site asks the registry.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49, 55,
-                       56, 59, 74, 79, 80)]
+                       56, 59, 74, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -631,9 +631,7 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S84": ("X", "quantization patterns keyed on cpu/cuda/xpu"),
     "S85": ("X", "flex defaults: USE_TMA from torch.xpu; mps branches"),
     "S86": ("X", "conv1d to conv2d on xpu only"),
-    "S87": ("X", "preserve_rng_state saves cpu, cuda, xpu generators only (issue 22)"),
-    "S88": ("X", "preserve_global_state restores cuda RNG and matmul precision only (issue 22)"),
-    "S89": ("X", "checkpoint_params restores cuda RNG only (issue 22)"),
+    "S88": ("P", "preserve_global_state restores the cuda matmul fp32 precision only"),
     "S90": ("X", "metadata collection patches torch.cuda.set_rng_state;"
                    " functionalize_rng_ops cuda only"),
     "S91": ("X", "_get_autocast_states asks cuda and cpu only"),
