@@ -300,6 +300,18 @@ class DeviceInterface:
     dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
     dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
 
+    @staticmethod
+    def dynamo_config_defaults() -> dict[str, Any]:
+        """`torch._dynamo.config` option -> value while Dynamo compiles a frame
+        whose first tensor argument is on this device; options the user set
+        win. Asked on every frame compile. Default: {}, the global config."""
+        return {}
+
+    @staticmethod
+    def on_dynamo_reset() -> None:
+        """Called by `torch._dynamo.reset()` after it cleared Dynamo's state, to
+        drop what the backend caches for compiled code. Default: nothing."""
+
 
 def _require_triton_backend(backend: str) -> None:
     import triton.backends
