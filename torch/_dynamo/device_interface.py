@@ -237,6 +237,13 @@ class DeviceInterface:
         """Whether Triton kernels may use host-side TMA descriptors. Default: False."""
         return False
 
+    @staticmethod
+    def eager_uses_fma(op: str) -> bool:
+        """Whether the eager floating-point kernel of `op` ("add" with alpha,
+        "addcmul", "addcdiv") rounds its multiply-add once, so that Inductor
+        lowers it to `ops.fma` to match. Default: False, unfused."""
+        return False
+
     @classmethod
     def exposes_streams(cls) -> bool:
         """Whether generated code guards the device. Default: `Stream` overridden."""
@@ -433,6 +440,7 @@ class CudaInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: True)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)
+    eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
 
     @staticmethod
     def supports_tma(device: torch.types.Device = None) -> bool:
@@ -640,6 +648,7 @@ class XpuInterface(DeviceInterface):
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)
+    eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
