@@ -1,0 +1,77 @@
+# Owner(s): ["module: inductor"]
+"""``torch._inductor.device_report`` on the fake device, complete and incomplete."""
+
+import io
+import sys
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
+from torch._inductor.codegen.common import (
+    DeviceOpOverrides,
+    register_backend_for_device,
+)
+from torch._inductor.codegen.cpp import CppScheduling
+from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch._inductor.device_report import missing_hook, report
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+register(DEVICE)
+
+
+class DeviceReportTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+
+    def run_report(self):
+        out = io.StringIO()
+        ok = report(DEVICE, file=out)
+        return ok, out.getvalue()
+
+    def test_complete_backend_passes(self):
+        register_compile_backend(DEVICE)
+        ok, text = self.run_report()
+        self.assertTrue(ok, text)
+        self.assertIn("DeviceOpOverrides        extension_backends.cpp.", text)
+        self.assertIn("ATen device type         at::kPrivateUse1", text)
+        self.assertIn("side stream                        ok (matches eager)", text)
+        self.assertIn("All programs match eager.", text)
+
+    def test_missing_device_op_overrides_are_named(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        ok, text = self.run_report()
+        self.assertFalse(ok)
+        self.assertRegex(
+            text, r"DeviceOpOverrides +error: KeyError: .*-> implement "
+            r"register_device_op_overrides"
+        )
+        self.assertRegex(text, r"MLP inference +FAIL .*register_device_op_overrides")
+
+    def test_missing_codegen_backend_is_named(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        ok, text = self.run_report()
+        self.assertFalse(ok)
+        self.assertRegex(text, r"codegen backend +none -> implement register_backend_for_device")
+        self.assertRegex(text, r"MLP inference +FAIL .*register_backend_for_device")
+
+    def test_default_member_that_raised_is_named(self):
+        try:
+            DeviceOpOverrides().device_guard(0)
+        except NotImplementedError as err:
+            self.assertEqual(missing_hook(err), "DeviceOpOverrides.device_guard")
+
+
+if __name__ == "__main__":
+    run_tests()
