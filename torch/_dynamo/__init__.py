@@ -182,6 +182,29 @@ def reset() -> None:
             from torch._inductor.cudagraph_trees import reset_cudagraph_trees
 
             reset_cudagraph_trees()
+    _reset_device_backends()
+
+
+def _reset_device_backends() -> None:
+    """Calls `on_dynamo_reset()` of each registered device interface that
+    overrides it, outside the compile lock; one that raises warns once."""
+    from .device_interface import _warn_once, device_interfaces, DeviceInterface
+
+    called: set[type[DeviceInterface]] = set()
+    for interface in list(device_interfaces.values()):
+        hook = interface.on_dynamo_reset
+        if interface in called or hook is DeviceInterface.on_dynamo_reset:
+            continue
+        called.add(interface)
+        try:
+            hook()
+        except Exception as err:
+            _warn_once(
+                ("on_dynamo_reset", interface),
+                f"{interface.__name__}.on_dynamo_reset() raised "
+                f"{type(err).__name__}: {err}; torch._dynamo.reset() went on "
+                "without it, so the backend may still hold compiled state",
+            )
 
 
 def reset_code_caches() -> None:

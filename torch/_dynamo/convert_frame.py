@@ -100,6 +100,14 @@ from .cache_size import (
     is_recompilation,
 )
 from .code_context import code_context
+from .device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
+    _discover_privateuse1,
+    _registry_cache,
+    _warn_once,
+    device_interfaces,
+    DeviceInterface,
+)
 from .eval_frame import (
     _get_cache_entries_for_region,
     _get_total_cache_entry_count,
@@ -187,7 +195,7 @@ except ModuleNotFoundError:
 
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
 
     from torch.utils.weak import WeakIdKeyDictionary
 
@@ -477,6 +485,80 @@ def has_tensor_in_frame(frame: DynamoFrameType) -> bool:
     return False
 
 
+@_registry_cache
+def _devices_with_dynamo_config(
+    privateuse1_name: str,
+) -> dict[str, type[DeviceInterface]]:
+    """Device type -> interface, of the out-of-tree interfaces that override
+    `dynamo_config_defaults` (the PrivateUse1 device's discovered first)."""
+    if privateuse1_name != "privateuseone":
+        _discover_privateuse1()
+    return {
+        device: interface
+        for device, interface in list(device_interfaces.items())
+        if ":" not in device
+        and device not in _BUILTIN_DEVICE_INIT_LIST
+        and interface.dynamo_config_defaults
+        is not DeviceInterface.dynamo_config_defaults
+    }
+
+
+def _device_dynamo_config(frame: DynamoFrameType) -> dict[str, Any]:
+    """The `dynamo_config_defaults()` of the device of the frame's first tensor
+    argument (or first parameter of a module argument), by canonical option
+    name, for the options at torch's default value; raises `ValueError` on an
+    unknown name."""
+    interfaces = _devices_with_dynamo_config(torch._C._get_privateuse1_backend_name())
+    if not interfaces:
+        return {}
+    device = None
+    for value in frame.f_locals.values():
+        if isinstance(value, torch.nn.Module):
+            value = next(itertools.chain(value.parameters(), value.buffers()), None)
+        if isinstance(value, torch.Tensor):
+            device = value.device.type
+            break
+    if (interface := interfaces.get(device)) is None:  # type: ignore[arg-type]
+        return {}
+    try:
+        defaults = interface.dynamo_config_defaults()
+        if not isinstance(defaults, dict):
+            raise TypeError(f"it returned a {type(defaults).__name__}, not a dict")
+    except Exception as err:
+        _warn_once(
+            ("dynamo_config_defaults", interface),
+            f"{interface.__name__}.dynamo_config_defaults() for device '{device}' "
+            f"failed ({type(err).__name__}: {err}); its frames compile with the "
+            "global torch._dynamo.config",
+        )
+        return {}
+    changes = {}
+    for name, value in defaults.items():
+        entry = config._config.get(name) if isinstance(name, str) else None
+        if entry is None:
+            raise ValueError(
+                f"{interface.__name__}.dynamo_config_defaults() for device "
+                f"'{device}' names {name!r}, which is no torch._dynamo.config "
+                "option; return torch._dynamo.config names only (Inductor options "
+                "go in the device's operator policy, config_defaults)"
+            )
+        name = entry.alias.rpartition(".")[2] if entry.alias else name
+        if getattr(config, name) == config._config[name].default:
+            changes[name] = value
+    return changes
+
+
+@contextlib.contextmanager
+def _device_config_patch(changes: dict[str, Any]) -> Generator[None, None, None]:
+    """Sets `changes` as if unset by the user again afterwards (`config.patch`
+    would leave the prior values set)."""
+    revert = config._make_closure_patcher(**changes)()
+    try:
+        yield
+    finally:
+        revert()
+
+
 def exception_handler(
     e: Exception,
     code: CodeType,
@@ -744,6 +826,9 @@ class ConvertFrameAssert:
                 skip_reason="tracing is non-recursively disabled for this frame",
             )
 
+        # The frame's device's Dynamo options; a per-call recompile_limit wins.
+        device_config = _device_dynamo_config(frame)
+
         global initial_global_state
         # Save the previous initial_global_state to handle nested compilations
         # (e.g., compiled autograd running during graph execution can trigger
@@ -782,7 +867,12 @@ class ConvertFrameAssert:
                 if self._recompile_limit is not None
                 else contextlib.nullcontext()
             )
-            with compile_ctx, recompile_ctx:
+            device_ctx = (
+                _device_config_patch(device_config)
+                if device_config
+                else contextlib.nullcontext()
+            )
+            with compile_ctx, device_ctx, recompile_ctx:
                 result = _compile(
                     frame.f_code,
                     frame.f_globals,

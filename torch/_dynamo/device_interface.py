@@ -310,8 +310,9 @@ class DeviceInterface:
     @staticmethod
     def dynamo_config_defaults() -> dict[str, Any]:
         """`torch._dynamo.config` option -> value while Dynamo compiles a frame
-        whose first tensor argument is on this device; options the user set
-        win. Asked on every frame compile. Default: {}, the global config."""
+        whose first tensor argument is on this device, for the options at
+        torch's default value (the user's win). Asked on every frame compile.
+        Default: {}, the global config."""
         return {}
 
     @staticmethod
