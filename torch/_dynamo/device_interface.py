@@ -27,8 +27,8 @@ import threading
 import time
 import warnings
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from enum import auto, Enum
 from typing import Any, Literal, TypeVar
 
@@ -902,6 +902,53 @@ def _bump_registry_generation() -> None:
     """Records a registration made through one of Inductor's doors."""
     with _device_registry_lock:
         _changed()
+
+
+@dataclass(frozen=True)
+class _DeviceRecord:
+    """A device's answers given through doors that may precede its interface."""
+
+    cpp_options: Callable[[str, bool, bool], Any] | None = None
+    trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
+    operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
+
+
+# Device type -> its record, replaced (never changed in place) by every door.
+_device_records: dict[str, _DeviceRecord] = {}
+
+
+def _device_record(device_type: str) -> _DeviceRecord:
+    return _device_records.get(device_type, _DeviceRecord())
+
+
+def _update_device_record(device_type: str, **answers: Any) -> _DeviceRecord:
+    """Sets ``answers`` on ``device_type``'s record (trace rules merge by function, other
+    answers replace), records the registration and returns the record replaced."""
+    with _device_registry_lock:
+        record = _device_record(device_type)
+        if "trace_rules" in answers:
+            answers["trace_rules"] = {**(record.trace_rules or {}), **answers["trace_rules"]}
+        _device_records[device_type] = replace(record, **answers)
+        _changed()
+    return record
+
+
+class _DeviceRecordView(Mapping[str, Any]):
+    """Device type -> its record's ``field`` where set; a live, read-only view."""
+
+    def __init__(self, field: str) -> None:
+        self._field = field
+
+    def __getitem__(self, device_type: str) -> Any:
+        if (answer := getattr(_device_records.get(device_type), self._field, None)) is None:
+            raise KeyError(device_type)
+        return answer
+
+    def __iter__(self) -> Iterator[str]:
+        return (device_type for device_type in list(_device_records) if device_type in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:

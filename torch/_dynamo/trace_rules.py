@@ -52,10 +52,11 @@ from torch.utils import _config_module
 
 from . import config
 from .device_interface import (
-    _bump_registry_generation,
-    _device_registry_lock,
+    _device_record,
+    _device_records,
     _registry_cache,
     _safe_probe,
+    _update_device_record,
     device_interfaces,
     DeviceInterface,
     get_interface_for_device__PrivateUse1,
@@ -3091,9 +3092,6 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
 # Trace rules of out-of-tree device runtimes, derived by _device_tables();
 # a function with a rule above keeps it.
 
-# register_device_trace_rules(): device type -> {function: kind}.
-_device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
-
 # Defaults for `torch.<name>` of a registered out-of-tree device, by attribute.
 _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
     "skip": (
@@ -3230,7 +3228,7 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                 devices.append((name, device_interface, torch.get_device_module(name)))
             except RuntimeError:
                 devices.append((name, device_interface, None))
-    static_rules = get_torch_obj_rule_map() if devices or _device_trace_rules else {}
+    static_rules = get_torch_obj_rule_map() if devices or _device_records else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
     }
@@ -3253,8 +3251,8 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             props = _safe_probe(device_interface, "get_device_properties", default=None)
             if props is not None:
                 constant_types.add(type(props))
-    for name, rules in list(_device_trace_rules.items()):
-        for fn, kind in rules.items():
+    for name, record in list(_device_records.items()):
+        for fn, kind in (record.trace_rules or {}).items():
             kinds.setdefault(fn, kind)
             if fn in static_rules:
                 warning_once(
@@ -3315,7 +3313,7 @@ def _device_rule_kinds(
     for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
         for fn in _interface_slot(device_interface, slot):
             device_kinds[fn] = kind
-    device_kinds.update(_device_trace_rules.get(name, {}))
+    device_kinds.update(_device_record(name).trace_rules or {})
     return device_kinds
 
 
@@ -3390,10 +3388,7 @@ def register_device_trace_rules(
                     "rule"
                 )
             new_rules[fn] = kind
-    with _device_registry_lock:
-        rules = _device_trace_rules.get(device_type, {})
-        _device_trace_rules[device_type] = {**rules, **new_rules}
-    _bump_registry_generation()
+    _update_device_record(device_type, trace_rules=new_rules)
 
 
 def _load_obj_from_str(fully_qualified_name: str) -> Any:

@@ -27,8 +27,9 @@ from typing import Any
 
 import torch
 from torch._dynamo.device_interface import (
-    _bump_registry_generation,
     _CppDeviceOptions,
+    _device_record,
+    _update_device_record,
     DeviceInterface,
     get_interface_for_device,
 )
@@ -2018,9 +2019,6 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
 _CPP_DEVICE_OPTION_FIELDS = ("definitions", "include_dirs", "cflags", "ldflags",
                              "libraries_dirs", "libraries", "passthrough_args")
 
-# Device type -> its register_cpp_device_options callback (may precede its backend).
-_cpp_device_options_registry: dict[str, Callable[[str, bool, bool], Any]] = {}
-
 
 def register_cpp_device_options(
     device_type: str, callback: Callable[[str, bool, bool], Any]
@@ -2038,8 +2036,7 @@ def register_cpp_device_options(
             f"Cannot register C++ device options for '{device_type}': "
             f"{callback!r} is not callable"
         )
-    _cpp_device_options_registry[_normalize_device_type(device_type)] = callback
-    _bump_registry_generation()
+    _update_device_record(_normalize_device_type(device_type), cpp_options=callback)
 
 
 def _is_builtin_device_type(device_type: str) -> bool:
@@ -2074,7 +2071,7 @@ def _declared_cpp_device_options(
     from .codegen.common import _find_device_op_overrides
 
     device_type = _normalize_device_type(device_type)
-    callback = _cpp_device_options_registry.get(device_type)
+    callback = _device_record(device_type).cpp_options
     overrides = _find_device_op_overrides(device_type)
     interface = _device_interface_or_none(device_type)
     sources = (

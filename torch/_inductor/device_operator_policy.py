@@ -16,6 +16,7 @@ from typing import Any, TYPE_CHECKING
 
 import torch
 import torch.utils._pytree as pytree
+from torch._dynamo.device_interface import _DeviceRecordView, _update_device_record
 
 
 if TYPE_CHECKING:
@@ -378,22 +379,20 @@ def _node_device_type(node: torch.fx.Node) -> str | None:
     return None
 
 
-#: Device type -> its policy (may be registered before the device's backend).
-_device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
+#: Device type -> its policy: a view of the device records.
+_device_operator_policies = _DeviceRecordView("operator_policy")
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
     """Registers ``policy`` for its device type; a later registration replaces it."""
     _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
-    from torch._dynamo.device_interface import _bump_registry_generation
     from torch._subclasses import fake_tensor
 
     previous = _device_operator_policies.get(policy.device_type)
-    _device_operator_policies[policy.device_type] = policy
     if policy.fake_overrides or (previous is not None and previous.fake_overrides):
         fake_tensor._set_device_fake_impls(policy.device_type, policy.fake_overrides)
-    _bump_registry_generation()
+    _update_device_record(policy.device_type, operator_policy=policy)
     log.debug("registered operator policy %s", policy.cache_key)
 
 

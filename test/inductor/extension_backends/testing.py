@@ -57,10 +57,8 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "device_op_overrides_dict"),
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
-        ("torch._dynamo.trace_rules", "_device_trace_rules"),
-        ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
+        ("torch._dynamo.device_interface", "_device_records"),
         ("torch._dynamo.device_interface", "device_backend_loaders"),
-        ("torch._inductor.device_operator_policy", "_device_operator_policies"),
         ("torch._subclasses.fake_tensor", "_device_fake_impls"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]
