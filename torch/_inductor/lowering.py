@@ -22,6 +22,11 @@ import torch
 import torch.ao.quantization.fx._decomposed
 import torch.fx
 import torch.utils._pytree as pytree
+from torch._dynamo.device_interface import (
+    _registry_cache,
+    _safe_probe,
+    get_interface_for_device,
+)
 from torch._dynamo.utils import counters
 from torch._functorch._aot_autograd.descriptors import (
     SavedForBackwardsAOTOutput,
@@ -646,6 +651,16 @@ def promote_constants(
     return out
 
 
+@_registry_cache
+def _eager_uses_fma(device_type: str, op: str) -> bool:
+    """``DeviceInterface.eager_uses_fma(op)`` of ``device_type``; False without one."""
+    try:
+        interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        return False
+    return _safe_probe(interface, "eager_uses_fma", op)
+
+
 def _add_with_alpha_fma(a, b, alpha):
     """Compute a + alpha * b using FMA for CUDA floating-point precision."""
     dtype = get_promoted_dtype(
@@ -733,9 +748,8 @@ def make_pointwise(
                     inp_device = inputs[0].get_device()
                     if (
                         inputs[0].get_dtype().is_floating_point
-                        and not torch.version.hip
                         and inp_device is not None
-                        and inp_device.type == "cuda"
+                        and _eager_uses_fma(inp_device.type, "add")
                     ):
                         return _add_with_alpha_fma(inputs[0], inputs[1], alpha)
 
@@ -806,7 +820,15 @@ def make_pointwise(
                     device = i.get_device()
                     break
             if not device:
-                device = inputs[0].get_device()
+                # A 0-d cpu operand does not decide the device of the others.
+                device = next(
+                    (
+                        d
+                        for i in inputs
+                        if (d := i.get_device()) is not None and d.type != "cpu"
+                    ),
+                    inputs[0].get_device(),
+                )
 
         # pyrefly: ignore [unbound-name]
         device = override_device or device
@@ -8008,7 +8030,7 @@ def addcmul(self, tensor1, tensor2, *, value=1):
     use_fma = (
         dtype.is_floating_point
         and device is not None
-        and device.type in ["cuda", "xpu"]
+        and _eager_uses_fma(device.type, "addcmul")
     )
 
     def inner_fn(idx):
@@ -8081,9 +8103,8 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     device = self.get_device()
     use_fma = (
         dtype.is_floating_point
-        and not torch.version.hip
         and device is not None
-        and device.type in ["cuda", "xpu"]
+        and _eager_uses_fma(device.type, "addcdiv")
     )
 
     def inner_fn(idx):
