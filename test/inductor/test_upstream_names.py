@@ -22,7 +22,12 @@ if str(TEST_DIR) not in sys.path:
 import torch
 from torch._dynamo import device_interface
 from torch._dynamo.variables.user_defined import UserDefinedClassVariable
-from torch._inductor import autotune_process, cpp_builder, utils as inductor_utils
+from torch._inductor import (
+    autotune_process,
+    compile_fx,
+    cpp_builder,
+    utils as inductor_utils,
+)
 from torch._inductor.codegen import common, cpp_utils, cpu_device_op_overrides
 from torch._inductor.codegen.cuda.device_op_overrides import CUDADeviceOpOverrides
 from torch._inductor.codegen.xpu.device_op_overrides import XPUDeviceOpOverrides
@@ -64,6 +69,8 @@ UPSTREAM = {
     ),
     (cpp_builder, "_normalize_device_type"): (["device_type"], None),
     (UserDefinedClassVariable, "_is_privateuse1_tensor_class"): (["value"], staticmethod),
+    (compile_fx, "get_device_context"): (["gm"], None),
+    (compile_fx, "_should_wakeup_async_compile"): (["example_inputs"], None),
 }
 
 
@@ -86,6 +93,13 @@ class UpstreamNamesTest(TestCase):
                 if kind is not None:
                     self.assertIsInstance(static, kind)
                 self.assertEqual(_parameters(getattr(owner, name)), parameters)
+
+    def test_compile_fx_device_names_return_types(self):
+        def returns(fn):
+            return str(inspect.signature(fn).return_annotation)
+
+        self.assertIn("AbstractContextManager[None]", returns(compile_fx.get_device_context))
+        self.assertIn("bool", returns(compile_fx._should_wakeup_async_compile))
 
     def test_device_idx_and_lock(self):
         self.assertEqual(common.DeviceIdx, int | str)

@@ -1472,7 +1472,7 @@ class _InProcessFxCompile(FxCompile):
             )
             with V.set_fake_mode(fake_mode):
                 # has some issues with memory in training
-                cuda_context = get_cuda_device_context(gm)
+                cuda_context = get_device_context(gm)
                 with cuda_context:
                     _recursive_post_grad_passes(gm, is_inference=is_inference)
                 V.debug.fx_graph_transformed(gm, example_inputs)
@@ -2367,6 +2367,52 @@ def get_cuda_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[
     )
 
 
+def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]:
+    """
+    Returns the device context manager of the graph's device if there is a
+    single device in the graph. cuda graphs use ``get_cuda_device_context``;
+    an out-of-tree device uses its ``DeviceInterface.device(index)``. Any other
+    graph gets a null context.
+    """
+    from torch._dynamo.device_interface import (
+        _BUILTIN_DEVICE_INIT_LIST,
+        get_interface_for_device,
+    )
+
+    devices = get_all_devices(gm)
+    if any(device.type == "cuda" for device in devices):
+        return get_cuda_device_context(gm)
+    custom: OrderedSet[torch.device] = OrderedSet(
+        device
+        for device in devices
+        if device.type not in _BUILTIN_DEVICE_INIT_LIST and device.index is not None
+    )
+    if len(custom) != 1:
+        return contextlib.nullcontext()
+    device = next(iter(custom))
+    return get_interface_for_device(device.type).device(device.index)  # type: ignore[return-value]
+
+
+def _should_wakeup_async_compile(example_inputs: Sequence[InputType]) -> bool:
+    """
+    Whether a compile over ``example_inputs`` should wake the async-compile
+    subprocess pool early: True if any input lives on cuda, xpu or an
+    out-of-tree GPU-class device (its interface ``is_gpu``).
+    """
+    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+    from torch._inductor.utils import is_gpu
+
+    for e in example_inputs:
+        if not isinstance(e, torch.Tensor):
+            continue
+        device_type = e.device.type
+        if device_type in ("cuda", "xpu"):
+            return True
+        if device_type not in _BUILTIN_DEVICE_INIT_LIST and is_gpu(device_type):
+            return True
+    return False
+
+
 def partition_fn(
     gm: GraphModule,
     joint_inputs: Sequence[object],
@@ -2379,7 +2425,7 @@ def partition_fn(
     partitioner_fn_override: Callable[..., Any] | None = None,
     **kwargs: object,
 ) -> tuple[GraphModule, GraphModule]:
-    cuda_context = get_cuda_device_context(gm)
+    cuda_context = get_device_context(gm)
     with cuda_context:
         # We can skip the invoke_subgraph because the
         # entire_partition_fn is called recursively for invoke_subgraph
@@ -2849,11 +2895,8 @@ def compile_fx(
         compile_region_name=compile_region_name,
     )
 
-    # Wake up the AsyncCompile subproc pool as early as possible (if there's cuda).
-    if any(
-        isinstance(e, torch.Tensor) and e.device.type in ("cuda", "xpu")
-        for e in example_inputs_
-    ):
+    # Wake up the AsyncCompile subproc pool as early as possible (if there's a GPU).
+    if _should_wakeup_async_compile(example_inputs_):
         torch._inductor.async_compile.AsyncCompile.wakeup()
 
     if config.cpp_wrapper or config.fx_wrapper:

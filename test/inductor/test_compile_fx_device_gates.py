@@ -1,0 +1,75 @@
+# Owner(s): ["module: inductor"]
+"""compile_fx front-end gates that ask the device's record instead of its name.
+
+Post-grad passes of a single-device graph on the out-of-tree device run under
+that device's own context, and the async-compile pool wakes for a GPU-class
+out-of-tree device as it does for cuda and xpu.
+"""
+
+import sys
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+from torch._inductor import compile_fx
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    register_compile_backend,
+)
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot
+
+register(DEVICE)
+
+
+class GpuClassInterface(ExtensionDeviceInterface):
+    """The device, declaring itself GPU-class."""
+
+    is_gpu = staticmethod(lambda: True)
+
+
+def _graph_on(device):
+    gm = torch.fx.symbolic_trace(lambda x: x + 1)
+    for node in gm.graph.nodes:
+        if node.op != "output":
+            node.meta["val"] = torch.empty(2, device=device)
+    return gm
+
+
+class CompileFxDeviceGateTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        RegistrySnapshot.install(self)
+        register_compile_backend(DEVICE)
+
+    def test_post_grad_context_is_the_device_context(self):
+        runtime = getattr(torch, DEVICE)
+        before = runtime.current_device()
+        with compile_fx.get_device_context(_graph_on(f"{DEVICE}:1")):
+            self.assertEqual(runtime.current_device(), 1)
+        self.assertEqual(runtime.current_device(), before)
+
+    def test_cpu_graph_gets_a_null_context(self):
+        ctx = compile_fx.get_device_context(_graph_on("cpu"))
+        self.assertIsInstance(ctx, type(compile_fx.contextlib.nullcontext()))
+
+    def test_async_compile_wakes_for_a_gpu_class_device(self):
+        self.assertFalse(
+            compile_fx._should_wakeup_async_compile([torch.empty(1), 3])
+        )
+        self.assertFalse(
+            compile_fx._should_wakeup_async_compile([torch.empty(1, device=DEVICE)])
+        )
+        register_compile_backend(DEVICE, GpuClassInterface)
+        self.assertTrue(
+            compile_fx._should_wakeup_async_compile([torch.empty(1, device=DEVICE)])
+        )
+
+
+if __name__ == "__main__":
+    run_tests()
