@@ -416,6 +416,8 @@ VERDICTS: list[Verdict] = [
     N("_inductor/ir.py", "Layout.__init__", "cpu", "pinned memory is host memory"),
     N("_inductor/ir.py", "DeviceCopy.create", "cpu", HOST),
     N("_inductor/lowering.py", "maybe_copy_cpu_scalar", "cpu", HOST),
+    N("_inductor/lowering.py", "make_pointwise.inner", "cpu",
+      "a 0-d cpu operand is a host scalar: the other operands' device runs the op"),
     N("_inductor/scheduler.py", "Scheduler.update_zero_dim_cpu_tensor", "cpu", HOST),
     N("_inductor/utils.py", "decode_device", "cpu,meta", HOST),
     N("_inductor/utils.py", "synchronize", "cpu", "synchronizing the host is a no-op"),
@@ -470,10 +472,14 @@ VERDICTS: list[Verdict] = [
       AOTI + ": all_cuda places the constant blob"),
     L("_inductor/codegen/wrapper.py", "PythonWrapperCodegen.make_allocation", "*",
       "fast empty_strided_<device> for in-tree names", "S43"),
-    L("_inductor/compile_fx.py", "get_cuda_device_context", "cuda",
-      "post-grad passes under cuda's device only", "S65"),
-    L("_inductor/compile_fx.py", "compile_fx", "cuda,xpu",
-      "AsyncCompile wakes for cuda/xpu inputs (outside the map)"),
+    R("_inductor/compile_fx.py", "get_cuda_device_context", "cuda",
+      "stock's cuda context, kept for cuda graphs; get_device_context asks the record",
+      "S65"),
+    R("_inductor/compile_fx.py", "get_device_context", "cuda",
+      "cuda graphs keep stock's context; other devices use DeviceInterface.device",
+      "S65"),
+    R("_inductor/compile_fx.py", "_should_wakeup_async_compile", "cuda,xpu",
+      "in-tree names keep stock's answer; other devices ask is_gpu"),
     L("_inductor/choices.py", "InductorChoices.get_config_heuristics", "*",
       "config heuristics if-chain", "S67"),
     L("_inductor/choices.py", "InductorChoices.should_use_cooperative_reduction", "cpu", CPP_CPU),
@@ -505,10 +511,6 @@ VERDICTS: list[Verdict] = [
       HOST + "; flash flex refuses 0-d cpu scalars"),
     L("_inductor/lookup_table/*", "*", "cuda",
       "lookup-table tuning keyed on cuda (outside the map)"),
-    L("_inductor/lowering.py", "make_pointwise.inner", "cuda",
-      "FMA for add with alpha on cuda only", "S71"),
-    L("_inductor/lowering.py", "addcmul", "cuda,xpu", "FMA only on cuda/xpu", "S71"),
-    L("_inductor/lowering.py", "addcdiv", "cuda,xpu", "FMA only on cuda/xpu", "S71"),
     L("_inductor/lowering.py", "quantized_decomposed_quantize_per_tensor_tensor.inner_fn", "cpu",
       CPP_CPU + ": quantize FMA (outside the map)"),
     L("_inductor/lowering.py", "_pad_as_cat", "cpu", CPP_CPU + ": pad-as-cat (outside the map)"),
@@ -578,7 +580,7 @@ S89:L S90:M S91:L/M S92:L
 #: The audit's R verdicts: the site asks the registry.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49, 55,
-                       56, 59, 74, 79, 80, 87, 89)]
+                       56, 59, 70, 71, 74, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -593,7 +595,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S54": ("P", "_init_autotune_subprocess initialises CUDA only"),
     "S58": ("P", "benchmark() drops the inferred device before benchmark_gpu"),
     "S64": ("P", "inductor_meta_from_config hashes the active driver"),
-    "S70": ("P", "a non-GPU-class device with a 0-d cpu operand gets a cpu node (issue 22)"),
     "S75": ("P", "bmm/addmm/mm decompositions keyed on cpu/mps"),
     "S76": ("P", "atomic-add fallback: bf16 rule on global cuda/xpu availability"),
     "S82": ("P", "decompose_mem_bound_mm keyed on cuda/xpu"),
@@ -622,7 +623,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S67": ("X", "config-heuristics if-chain cuda/xpu/cpu/mtia"),
     "S68": ("X", "SystemInfo.CHECK_GPUS and _graph_device_type: cuda/xpu"),
     "S69": ("X", "graphsafe RNG asserts cuda in ExternKernel.process_kernel"),
-    "S71": ("X", "FMA choices keyed on cuda/xpu (issue 22)"),
     "S72": ("X", "align_random_eager on cuda only"),
     "S73": ("X", "two-step variance thresholds for cpu/cuda"),
     "S77": ("X", "out_dtype mm/bmm only for cuda/xpu (issue 22)"),
