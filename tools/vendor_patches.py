@@ -209,6 +209,8 @@ PROPS_TYPE = _ep("DeviceInterface.get_device_properties (its type is a constant)
 STREAM_EVENT = _ep("DeviceInterface.Stream / Event", _DI + "Event")
 TENSOR_CLASSES = _ep("DeviceInterface.dynamo_tensor_classes + device module amp.autocast",
                      _DI + "dynamo_tensor_classes")
+DYNAMO_CONFIG = _ep("DeviceInterface.dynamo_config_defaults", _DI + "dynamo_config_defaults")
+DYNAMO_RESET = _ep("DeviceInterface.on_dynamo_reset", _DI + "on_dynamo_reset")
 BACKEND_EP = _ep("torch_dynamo_backends entry point",
                  "torch._dynamo.backends.registry._discover_entrypoint_backends")
 DECOMP = _ep("DeviceOperatorPolicy.decomposition_overrides", _POLICY + "decomposition_overrides",
@@ -230,6 +232,11 @@ CONFIG_READ_OUTSIDE_COMPILE: dict[str, str] = {
     "worker_suppress_logging": "read when the compile worker pool starts, not per compile",
     "torchinductor_worker_logpath": "read when the compile worker pool starts, not per compile",
     "triton.slow_path_cudagraph_asserts": "read by the device-graph trees at run time",
+}
+# Dynamo options a frame-compile default cannot serve: read outside the frame's compile.
+DYNAMO_CONFIG_READ_OUTSIDE_COMPILE: dict[str, str] = {
+    "suppress_errors": "read by the frame converter after a compile failed, outside "
+                       "the frame's compile",
 }
 
 
@@ -314,6 +321,8 @@ REPLACEMENTS: tuple[tuple[re.Pattern[str], EntryPoint], ...] = tuple(
          r"|BuiltinVariable\.call_id$", STREAM_EVENT),
         (r"UserDefinedClassVariable\.__new__(raw)?$", TENSOR_CLASSES),
         (r"^torch\._dynamo\.optimize$|^torch\._dynamo\.backends\.registry\._BACKENDS$", BACKEND_EP),
+        (r"^torch\._dynamo\.reset$", DYNAMO_RESET),
+        (r"^torch\._dynamo\.config\.", DYNAMO_CONFIG),
         (r"^torch\._inductor\.decomposition\.(decompositions|fast_random_decomps)$"
          r"|^torch\._decomp\.decompositions_for_rng\.extra_random_decomps$"
          r"|^torch\._decomp\.global_decomposition_table$", DECOMP),
@@ -360,9 +369,6 @@ OVERRIDES: tuple[Override, ...] = (
              "from custom_passes instead"),
     Override("torch_npu/_inductor/deterministic_cache.py", r"", r"FxGraphHashDetails\._", CACHE_KEY,
              "marker attribute of the cache-key patch above"),
-    Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\._dynamo\.reset$", None,
-             "flushes the backend's caches on reset; stock reset() calls reset() on each backend "
-             "used since the last reset, which would serve, but that is undocumented"),
     Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\.compile$", None,
              "lazy registration: the torch_dynamo_backends entry point serves; cpu fallback and "
              "failover: a backend returning a falling-back callable serves; the retry after "
@@ -398,6 +404,9 @@ def classify(site: Site) -> Verdict:
     option = site.target.removeprefix("torch._inductor.config.")
     if option in CONFIG_READ_OUTSIDE_COMPILE and site.target.startswith("torch._inductor.config."):
         return Verdict(concern, route, None, CONFIG_READ_OUTSIDE_COMPILE[option])
+    option = site.target.removeprefix("torch._dynamo.config.")
+    if option in DYNAMO_CONFIG_READ_OUTSIDE_COMPILE and site.target.startswith("torch._dynamo."):
+        return Verdict(concern, route, None, DYNAMO_CONFIG_READ_OUTSIDE_COMPILE[option])
     for pattern, entry in REPLACEMENTS:
         if pattern.search(site.target):
             if entry.reaches_route(route):

@@ -199,6 +199,17 @@ class TestCountingRule(TestCase):
         v = vp.classify(site("torch_npu/_inductor/x.py", "torch._inductor.config.size_asserts"))
         self.assertEqual(v.entry, vp.CONFIG)
 
+    def test_dynamo_options_and_reset(self):
+        v = vp.classify(site("torch_rbln/__init__.py", "torch._dynamo.config.cache_size_limit"))
+        self.assertEqual((v.concern, v.entry), ("Dynamo config", vp.DYNAMO_CONFIG))
+        v = vp.classify(site("torch_npu/_inductor/l.py", "torch._dynamo.config.suppress_errors"))
+        self.assertFalse(v.replaced)
+        self.assertIn("outside the frame's compile", v.reason)
+        v = vp.classify(site("torch_rbln/_internal/monkey_patches.py", "torch._dynamo.reset"))
+        self.assertEqual(v.entry, vp.DYNAMO_RESET)
+        self.assertFalse(vp.classify(site("torch_npu/_inductor/f.py",
+                                          "torch._functorch.config.donated_buffer")).replaced)
+
     def test_gpu_types_toggle_around_one_call_is_not_replaced(self):
         v = vp.classify(site("torch_npu/_inductor/ascendc/npu.py", "torch._inductor.utils.GPU_TYPES",
                              "NPUScheduling.scheduler_should_partition_override._npu_as_gpu",
@@ -308,10 +319,27 @@ class TestInventory(TestCase):
             "torch._dynamo.config.cache_size_limit", "torch._dynamo.config.specialize_float",
             "torch._dynamo.config.fail_on_cache_limit_hit",
         })
+        entries = {}
         for s in report.sites:
             v = report.verdicts[s]
-            if v.concern == "compile front-end wrappers":
+            entries.setdefault(s.target, set()).add(v.entry)
+            if not v.replaced:
                 self.assertTrue(v.reason, s)  # says which mechanism serves part of it
+        self.assertEqual(len(report.replaced), 5)
+        self.assertEqual(entries["torch.compile"], {None})
+        self.assertEqual(entries["torch._dynamo.reset"], {vp.DYNAMO_RESET})
+        for option in ("cache_size_limit", "specialize_float", "fail_on_cache_limit_hit"):
+            self.assertEqual(entries[f"torch._dynamo.config.{option}"], {vp.DYNAMO_CONFIG})
+
+    def test_replaced_dynamo_options_are_frame_compile_defaults(self):
+        from torch._dynamo import config
+
+        for report in self.reports.values():
+            for s in report.replaced:
+                if report.verdicts[s].entry is vp.DYNAMO_CONFIG:
+                    option = s.target.removeprefix("torch._dynamo.config.")
+                    self.assertIn(option, config._config, s)
+                    self.assertNotIn(option, vp.DYNAMO_CONFIG_READ_OUTSIDE_COMPILE, s)
 
     def test_inventory_is_a_fresh_scan_of_the_wheel(self):
         checked = 0
