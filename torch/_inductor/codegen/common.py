@@ -372,6 +372,23 @@ class DeviceOpOverrides:
         """Python context-manager expression around each kernel call. Default: none."""
         return ""
 
+    def kernel_call_guard_with_args(
+        self, kernel_name: str, tensor_args: Sequence[str]
+    ) -> str:
+        """Python context-manager expression around a kernel call, given the
+        wrapper-code names of the call's tensor arguments. The Python wrapper asks
+        this; the default returns ``kernel_call_guard(kernel_name)``, so a backend
+        that implements only that one keeps working."""
+        return self.kernel_call_guard(kernel_name)
+
+    def cpp_kernel_call_guard(
+        self, kernel_name: str, tensor_args: Sequence[str]
+    ) -> tuple[list[str], list[str]]:
+        """C++ lines the C++ wrapper emits before and after a kernel call, given
+        the wrapper-code names of the call's tensor arguments (their handles),
+        the counterpart of ``kernel_call_guard_with_args``. Default: none."""
+        return [], []
+
     def current_stream(self) -> str:
         raise NotImplementedError
 

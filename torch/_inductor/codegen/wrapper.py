@@ -716,11 +716,24 @@ class KernelCallLine(WrapperLine):
     current_stream_idx: int | None = None
 
     def codegen(self, code: IndentedBuffer) -> None:
-        guard, overrides = "", None
-        if not V.graph.cpp_wrapper:
-            overrides = _find_device_op_overrides(self.device.type)
+        guard, after = "", []
+        overrides = _find_device_op_overrides(self.device.type)
         if overrides is not None:
-            guard = overrides.kernel_call_guard(self.kernel_name)
+            tensor_args = [
+                str(arg)
+                for arg, arg_type in zip(self.call_args, self.arg_types)
+                if isinstance(arg_type, torch.dtype)
+                or (isinstance(arg_type, str) and arg_type.endswith("*"))
+            ]
+            if V.graph.cpp_wrapper:
+                before, after = overrides.cpp_kernel_call_guard(
+                    self.kernel_name, tensor_args
+                )
+                code.writelines(before)
+            else:
+                guard = overrides.kernel_call_guard_with_args(
+                    self.kernel_name, tensor_args
+                )
             if not isinstance(guard, str):
                 raise TypeError(
                     f"{type(overrides).__qualname__}.kernel_call_guard("
@@ -747,6 +760,7 @@ class KernelCallLine(WrapperLine):
         )
         if guard:
             code.do_unindent()
+        code.writelines(after)
 
     def codegen_fx(self, converter: FxConverter) -> FxConversionFunc:
         return converter._generate_kernel_call
