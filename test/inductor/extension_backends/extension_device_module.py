@@ -320,6 +320,27 @@ class kernel_guard:
         kernel_guard.depth -= 1
 
 
+def set_memory_protection(on: bool) -> None:
+    """Test mode modelled on OpenReg: while on, new device allocations are
+    unreadable from host code (``mprotect(PROT_NONE)``) except inside the
+    runtime's own ops and inside :class:`memory_guard`."""
+    _C.set_memory_protection(bool(on))
+
+
+class memory_guard:
+    """Context manager making the protected memory of ``tensors`` accessible
+    for its lifetime, as a kernel-call guard does around a generated kernel."""
+
+    def __init__(self, kernel_name: str, tensors: tuple[torch.Tensor, ...]) -> None:
+        self.tensors = list(tensors)
+
+    def __enter__(self) -> None:
+        torch.ops.extension_device.set_access(self.tensors, True)
+
+    def __exit__(self, *exc_info: object) -> None:
+        torch.ops.extension_device.set_access(self.tensors, False)
+
+
 # ---------------------------------------------------------------------------
 # Random number generation
 # ---------------------------------------------------------------------------

@@ -58,6 +58,7 @@
 #include <torch/csrc/Generator.h>
 #include <torch/extension.h>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <array>
@@ -213,9 +214,99 @@ AllocationTable& pinned_allocations() {
   return *table;
 }
 
+// Protected memory, a test mode modelled on OpenReg's: while it is on, new
+// device allocations are whole pages mapped PROT_NONE, so host code reading
+// them faults, except inside a HostAccess scope (this runtime's own ops) and
+// between set_access(tensors, true) and set_access(tensors, false), which a
+// backend's kernel-call guard calls around each generated kernel.
+std::atomic<bool> protect_new_allocations{false};
+std::mutex protected_mutex; // guards protected_blocks and host_access_depth
+std::map<uintptr_t, size_t>& protected_blocks() {
+  static auto* blocks = new std::map<uintptr_t, size_t>();
+  return *blocks;
+}
+int host_access_depth = 0;
+
+void protect_block(uintptr_t address, size_t nbytes, bool accessible) {
+  const int prot = accessible ? PROT_READ | PROT_WRITE : PROT_NONE;
+  TORCH_CHECK(
+      mprotect(reinterpret_cast<void*>(address), nbytes, prot) == 0,
+      "mprotect failed");
+}
+
+void protect_all_locked(bool accessible) {
+  for (const auto& [address, nbytes] : protected_blocks()) {
+    protect_block(address, nbytes, accessible);
+  }
+}
+
+// Makes all protected memory accessible for its lifetime (nested scopes count).
+struct HostAccess {
+  HostAccess() {
+    std::lock_guard<std::mutex> lock(protected_mutex);
+    if (host_access_depth++ == 0) {
+      protect_all_locked(true);
+    }
+  }
+  ~HostAccess() {
+    std::lock_guard<std::mutex> lock(protected_mutex);
+    if (--host_access_depth == 0) {
+      protect_all_locked(false);
+    }
+  }
+};
+
+size_t page_rounded(size_t nbytes) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return (nbytes + page - 1) / page * page;
+}
+
+void* alloc_device_bytes(size_t nbytes) {
+  if (!protect_new_allocations.load()) {
+    return c10::alloc_cpu(nbytes);
+  }
+  const size_t mapped = page_rounded(nbytes);
+  void* ptr = mmap(
+      nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+      0);
+  TORCH_CHECK(ptr != MAP_FAILED, "mmap of ", mapped, " bytes failed");
+  std::lock_guard<std::mutex> lock(protected_mutex);
+  protected_blocks().emplace(reinterpret_cast<uintptr_t>(ptr), mapped);
+  if (host_access_depth == 0) {
+    protect_block(reinterpret_cast<uintptr_t>(ptr), mapped, false);
+  }
+  return ptr;
+}
+
+void free_device_bytes(void* ptr) {
+  {
+    std::lock_guard<std::mutex> lock(protected_mutex);
+    auto it = protected_blocks().find(reinterpret_cast<uintptr_t>(ptr));
+    if (it != protected_blocks().end()) {
+      munmap(ptr, it->second);
+      protected_blocks().erase(it);
+      return;
+    }
+  }
+  c10::free_cpu(ptr);
+}
+
+// Flips the protected allocations holding `tensors`' data.
+void set_access(at::TensorList tensors, bool accessible) {
+  std::lock_guard<std::mutex> lock(protected_mutex);
+  for (const auto& tensor : tensors) {
+    auto address =
+        reinterpret_cast<uintptr_t>(tensor.storage().data_ptr().get());
+    auto it = protected_blocks().find(address);
+    if (it != protected_blocks().end() && host_access_depth == 0) {
+      protect_block(it->first, it->second, accessible);
+    }
+  }
+}
+
 void free_device_memory(void* ptr) {
   device_allocations().erase(ptr);
-  c10::free_cpu(ptr);
+  free_device_bytes(ptr);
 }
 
 void free_pinned_memory(void* ptr) {
@@ -233,7 +324,7 @@ class DeviceAllocator final : public c10::Allocator {
     if (nbytes == 0) {
       return {nullptr, nullptr, &free_device_memory, device};
     }
-    void* ptr = c10::alloc_cpu(nbytes);
+    void* ptr = alloc_device_bytes(nbytes);
     device_allocations().insert(ptr, nbytes, device);
     return {ptr, ptr, &free_device_memory, device};
   }
@@ -279,6 +370,7 @@ REGISTER_ALLOCATOR(kDeviceType, &device_allocator)
 // Reallocates `storage` to exactly `nbytes` on its own device, keeping the
 // common prefix of the old contents.
 void resize_storage_bytes(const c10::Storage& storage, size_t nbytes) {
+  const HostAccess host_access;
   TORCH_CHECK(
       storage.resizable(), "Trying to resize storage that is not resizable");
   const c10::DeviceGuard guard(storage.device());
@@ -745,6 +837,7 @@ at::Tensor copy_from(
     const at::Tensor& self,
     const at::Tensor& dst,
     bool /*non_blocking*/) {
+  const HostAccess host_access;
   if (dst.numel() > 0) {
     host_alias(dst).copy_(host_alias(self));
   }
@@ -752,6 +845,7 @@ at::Tensor copy_from(
 }
 
 at::Tensor copy_from_and_resize(const at::Tensor& self, const at::Tensor& dst) {
+  const HostAccess host_access;
   dst.resize_(self.sizes());
   return copy_from(self, dst, /*non_blocking=*/false);
 }
@@ -822,6 +916,7 @@ at::Tensor& set_empty(at::Tensor& self) {
 }
 
 at::Tensor& fill_scalar(at::Tensor& self, const at::Scalar& value) {
+  const HostAccess host_access;
   if (self.numel() > 0) {
     host_alias(self).fill_(value);
   }
@@ -829,10 +924,12 @@ at::Tensor& fill_scalar(at::Tensor& self, const at::Scalar& value) {
 }
 
 at::Tensor& zero_(at::Tensor& self) {
+  const HostAccess host_access;
   return fill_scalar(self, 0);
 }
 
 at::Scalar local_scalar_dense(const at::Tensor& self) {
+  const HostAccess host_access;
   return at::_local_scalar_dense(host_alias(self));
 }
 
@@ -843,6 +940,7 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(
     const at::Tensor& input,
     double p,
     std::optional<bool> train) {
+  const HostAccess host_access;
   if (!train.value_or(true) || p == 0) {
     return {
         input.clone(), at::ones_like(input, input.options().dtype(at::kBool))};
@@ -870,6 +968,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(
     bool training,
     double momentum,
     double eps) {
+  const HostAccess host_access;
   const bool has_mean = running_mean.has_value() && running_mean->defined();
   const bool has_var = running_var.has_value() && running_var->defined();
   TORCH_CHECK(
@@ -900,6 +999,7 @@ at::Tensor convolution_overrideable(
     bool transposed,
     c10::IntArrayRef output_padding,
     int64_t groups) {
+  const HostAccess host_access;
   const auto cpu_bias = bias.has_value() && bias->defined()
       ? std::optional<at::Tensor>(bias->cpu())
       : std::nullopt;
@@ -927,6 +1027,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable
     c10::IntArrayRef output_padding,
     int64_t groups,
     std::array<bool, 3> output_mask) {
+  const HostAccess host_access;
   const int64_t output_channels = grad_output.size(1);
   auto [grad_input, grad_weight, grad_bias] = at::convolution_backward(
       grad_output.cpu(),
@@ -1098,6 +1199,7 @@ c10::DeviceIndex operator_device_index(c10::ArrayRef<c10::IValue> arguments) {
 // is given), so that seeding this device makes its random numbers
 // reproducible.
 void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const HostAccess host_access;
   const auto& schema_arguments = op.schema().arguments();
   const auto first = stack->size() - schema_arguments.size();
   const auto device_index =
@@ -1119,6 +1221,12 @@ void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     value = generator.get<DeviceGenerator>()->engine();
   }
   at::native::cpu_fallback(op, stack);
+}
+
+// extension_device::set_access, the op generated C++ code calls through the
+// dispatcher (the wrapper header's set_access) to flip protected memory.
+TORCH_LIBRARY(extension_device, m) {
+  m.def("set_access(Tensor[] tensors, bool accessible) -> ()", &set_access);
 }
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
@@ -1168,6 +1276,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
       "backend_name",
       [] { return c10::get_privateuse1_backend(); },
       "The name PrivateUse1 is currently registered under.");
+  m.def("set_memory_protection", [](bool on) {
+    ed::protect_new_allocations.store(on);
+  });
   m.def("device_count", [] { return static_cast<int>(ed::kDeviceCount); });
   m.def("init", [] { at::globalContext().lazyInitDevice(ed::kDeviceType); });
   m.def("is_initialized", [] { return ed::runtime_initialized.load(); });

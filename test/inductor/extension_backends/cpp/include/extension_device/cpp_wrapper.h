@@ -26,7 +26,10 @@
 #include <c10/core/DeviceGuard.h>
 #include <ATen/ops/bmm.h>
 #include <ATen/ops/mm.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/inductor/aoti_torch/utils.h>
+
+#include <vector>
 
 // Test knob: when the device's C++ build options define
 // EXTENSION_DEVICE_SHIM_SCALE, the shim scales the products it computes by it.
@@ -55,6 +58,20 @@ class AOTIDeviceGuard {
  private:
   c10::DeviceGuard guard_;
 };
+
+// Flips the device's protected memory (the runtime's set_memory_protection
+// mode) for the tensors of one kernel call: generated code calls it before
+// (true) and after (false) the call when the backend's
+// DeviceOpOverrides.cpp_kernel_call_guard asks for it.
+template <typename... Handles>
+void set_access(bool accessible, const Handles&... handles) {
+  std::vector<at::Tensor> tensors{
+      *torch::aot_inductor::tensor_handle_to_tensor_pointer(handles.get())...};
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("extension_device::set_access", "")
+                       .typed<void(at::TensorList, bool)>();
+  op.call(tensors, accessible);
+}
 
 } // namespace extension_device
 
