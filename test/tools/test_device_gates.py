@@ -110,7 +110,7 @@ class TestVerdicts(Trees):
         self.assertIn("check: unlisted branches: 1 FAIL", out.getvalue())
 
     def test_listed_branch_is_classified_after_a_line_shift(self):
-        verdicts = [L("_inductor/m.py", "Sched.pick", "cuda,xpu", "FMA keyed on names", "S71")]
+        verdicts = [L("_inductor/m.py", "Sched.pick", "cuda,xpu", "FMA keyed on names", "S72")]
         source = 'class Sched:\n    def pick(self, d):\n        return d.type in ("cuda", "xpu")\n'
         write(self.tree, "torch/_inductor/m.py", source)
         first = self.report(verdicts)
@@ -125,7 +125,7 @@ class TestVerdicts(Trees):
         out = io.StringIO()
         gates.print_report(shifted, out=out)
         self.assertIn("left: 1", out.getvalue())
-        self.assertIn("FMA keyed on names [S71]", out.getvalue())
+        self.assertIn("FMA keyed on names [S72]", out.getvalue())
 
     def test_names_must_match_exactly(self):
         write(self.tree, "torch/_inductor/m.py",
@@ -167,7 +167,7 @@ class TestSiteTable(TestCase):
         self.assertEqual(len(gates.SEVERITY), 92)
         self.assertEqual(set(gates.SEVERITY), gates.REPLACED | set(gates.NOT_REPLACED))
         self.assertFalse(gates.REPLACED & set(gates.NOT_REPLACED))
-        self.assertEqual(len(gates.REPLACED), 38)
+        self.assertEqual(len(gates.REPLACED), 42)
         for site, (status, reason) in gates.NOT_REPLACED.items():
             self.assertIn(status, ("P", "X", "NA"), site)
             self.assertTrue(reason.strip(), site)

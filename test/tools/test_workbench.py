@@ -46,19 +46,12 @@ class TestDemo(TestCase):
                               capture_output=True, text=True, timeout=900)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         out = proc.stdout
-        self.assertIn("PrivateUse1 is now 'acc', 2 devices", out)
-        for scenario in ("MLP inference", "training step", "streams, events, device properties"):
-            for mode in ("python", "cpp"):
-                self.assertRegex(
-                    out,
-                    rf"{re.escape(scenario)} +{mode} +"
-                    r"(works|not yet \(waits for|unsupported by torch 2\.13 for every device)",
-                )
-        # What the series implements works in both modes.
-        for scenario in ("MLP inference", "training step"):
-            self.assertRegex(out, rf"{re.escape(scenario)} +cpp +works\n")
-        self.assertRegex(out, r"\nacc +\w+Interface +yes ")
-        self.assertIn("demo: everything that is implemented works", out)
+        self.assertIn("Device 'acc' as the compile stack sees it", out)
+        self.assertRegex(out, r"GPU-class \(is_gpu\) +yes")
+        for program in ("MLP inference", "training step (SGD)",
+                        "training step, cpp_wrapper=True", "side stream"):
+            self.assertRegex(out, rf"{re.escape(program)} +ok \(matches eager\)")
+        self.assertIn("All programs match eager.", out)
 
 
 if __name__ == "__main__":
