@@ -27,7 +27,7 @@ import threading
 import time
 import warnings
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import auto, Enum
 from typing import Any, Literal, TypeVar
@@ -931,24 +931,6 @@ def _update_device_record(device_type: str, **answers: Any) -> _DeviceRecord:
         _device_records[device_type] = replace(record, **answers)
         _changed()
     return record
-
-
-class _DeviceRecordView(Mapping[str, Any]):
-    """Device type -> its record's ``field`` where set; a live, read-only view."""
-
-    def __init__(self, field: str) -> None:
-        self._field = field
-
-    def __getitem__(self, device_type: str) -> Any:
-        if (answer := getattr(_device_records.get(device_type), self._field, None)) is None:
-            raise KeyError(device_type)
-        return answer
-
-    def __iter__(self) -> Iterator[str]:
-        return (device_type for device_type in list(_device_records) if device_type in self)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:

@@ -760,7 +760,7 @@ def _graph_operator_policy(
     init_backend_registration(
         x.device for x in example_inputs if isinstance(x, torch.Tensor)
     )
-    if not _device_operator_policies:
+    if not _device_operator_policies():
         return None
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
 

@@ -16,7 +16,11 @@ from typing import Any, TYPE_CHECKING
 
 import torch
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import _DeviceRecordView, _update_device_record
+from torch._dynamo.device_interface import (
+    _device_record,
+    _device_records,
+    _update_device_record,
+)
 
 
 if TYPE_CHECKING:
@@ -379,8 +383,10 @@ def _node_device_type(node: torch.fx.Node) -> str | None:
     return None
 
 
-#: Device type -> its policy: a view of the device records.
-_device_operator_policies = _DeviceRecordView("operator_policy")
+def _device_operator_policies() -> dict[str, DeviceOperatorPolicy]:
+    """Device type -> its registered policy, read from the device records."""
+    return {d: r.operator_policy for d, r in list(_device_records.items())
+            if r.operator_policy is not None}
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
@@ -389,7 +395,7 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
     from torch._subclasses import fake_tensor
 
-    previous = _device_operator_policies.get(policy.device_type)
+    previous = _device_record(policy.device_type).operator_policy
     if policy.fake_overrides or (previous is not None and previous.fake_overrides):
         fake_tensor._set_device_fake_impls(policy.device_type, policy.fake_overrides)
     _update_device_record(policy.device_type, operator_policy=policy)
@@ -402,16 +408,16 @@ def get_device_operator_policy(
     """The policy registered for ``device``'s type (the index is ignored), or None."""
     from torch._dynamo.device_interface import _device_type as device_type_of
 
-    return _device_operator_policies.get(device_type_of(device))
+    return _device_record(device_type_of(device)).operator_policy
 
 
 def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy | None:
     """The policy of the one accelerator among ``device_types`` (cpu, meta ignored),
     or None; several accelerators with a policy among them are refused."""
-    if not _device_operator_policies:
+    if not _device_operator_policies():
         return None
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
-    policies = {d: _device_operator_policies.get(d) for d in accelerators}
+    policies = {d: _device_record(d).operator_policy for d in accelerators}
     described = ", ".join(
         f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
         for d, p in policies.items()
@@ -488,7 +494,7 @@ def _resolve_policy_decomp_table(
     cache_key_fields: str | None = None,
 ) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
-    policy = _device_operator_policies.get(device_type)
+    policy = _device_record(device_type).operator_policy
     found = "none" if policy is None else repr(policy.cache_key)
     _check(policy is not None and policy.cache_key == cache_key, "this compile was set "
            f"up with operator policy {cache_key!r} for device type {device_type!r}, "
