@@ -365,6 +365,55 @@ Pins the whole stack against what real backends do.
 """,
         RFC_MAIN + ".",
     ),
+    Patch(
+        "gates",
+        "[dynamo][inductor] Ask the device record at the remaining device-name gates",
+        """
+Random-number state: `preserve_rng_state`, `preserve_global_state` and
+`checkpoint_params` save and restore every registered out-of-tree device's
+generator wherever cuda's is. A PrivateUse1 device module without
+`is_available()` no longer crashes Dynamo's stream state or the FX graph cache
+key. A 0-d cpu operand no longer decides a pointwise node's device, and
+fused multiply-adds follow `DeviceInterface.eager_uses_fma()`. Post-grad
+passes run under the graph's device (`get_device_context`), and the
+async-compile pool wakes for any GPU-class device
+(`_should_wakeup_async_compile`), upstream's names.
+""",
+        """
+These gates keyed on cuda/xpu names: an out-of-tree device's random stream
+moved during compilation, mixed cpu/device pointwise ops ran on cpu, and
+compiled multiply-adds could differ bitwise from eager.
+""",
+        RFC1,
+    ),
+    Patch(
+        "dynamo-hooks",
+        "[dynamo] Dynamo config defaults and a reset hook as DeviceInterface members",
+        """
+`DeviceInterface.dynamo_config_defaults()` names `torch._dynamo.config`
+values applied while Dynamo compiles a frame whose tensors are on the device
+(an option the user set wins), and `DeviceInterface.on_dynamo_reset()` is run
+by `torch._dynamo.reset()`.
+""",
+        """
+Vendors with a custom Dynamo backend write global Dynamo config at import and
+wrap `torch._dynamo.reset` to flush their caches.
+""",
+        RFC2,
+    ),
+    Patch(
+        "device-report",
+        "[inductor] A device report: how the compile stack sees a device",
+        """
+`python -m torch._inductor.device_report <device>` prints the device's record
+as Dynamo and Inductor see it, compiles a few standard programs there against
+eager, and names the hook to implement for each failure.
+""",
+        """
+A vendor has no way to see which hooks the compile stack found for the device.
+""",
+        RFC_MAIN + ".",
+    ),
 ]
 
 # The review budget of one pull request: added lines of code under torch/
@@ -385,9 +434,14 @@ FILES: dict[str, object] = {
         (r"def _check_hook_names\(|^_check_hook_names\(|^import difflib$", "hook-names"),
         (r"def register_device_backend_loader\(", "loaders"),
         (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
+        (r"^@dataclass\(frozen=True\)$|^class _DeviceRecord:|^# Device type -> its record|"
+         r"^_device_records: |def (_device_record|_update_device_record)\(|^from dataclasses import",
+         "cpp"),
+        (r"eager_uses_fma", "gates"),
+        (r"def (dynamo_config_defaults|on_dynamo_reset)\(", "dynamo-hooks"),
     ]),
     "torch/_dynamo/exc.py": "registry",
-    "torch/_dynamo/variables/streams.py": "streams",
+    "torch/_dynamo/variables/streams.py": ("streams", [(r"accelerator_is_available", "gates")]),
     "torch/_dynamo/variables/ctx_manager.py": ("streams", [
         (r"def _device_module\(|^from \.\.source import \($", "dynamo-functions"),
         (r"device_autocast_classes|_device_tables|^from \.\. import graph_break_hints, trace_rules",
@@ -401,8 +455,8 @@ FILES: dict[str, object] = {
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
         (r"^(constant_types: frozenset|constant_types=_device_properties_types|"
          r"_publish_device_constant_types)|def _device_properties_types\(", "dynamo-functions"),
-        (r"^_device_trace_rules: |def _add_trace_rules_of_all_devices\(|"
-         r"^_add_trace_rules_of_all_devices\(kinds|^device_kinds\.update\(_device_trace_rules",
+        (r"def _add_trace_rules_of_all_devices\(|"
+         r"^_add_trace_rules_of_all_devices\(kinds|^device_kinds\.update\(_device_record",
          "dynamo-functions"),
     ]),
     "torch/_dynamo/variables/functions.py": "dynamo-functions",
@@ -417,13 +471,21 @@ FILES: dict[str, object] = {
         (r"(?s)device_context_classes|_call_device_context_class|^var_args,$", "streams")]),
     "torch/_dynamo/utils.py": ("dynamo", [
         (r"def build_of_class", "streams"),
+        (r"def (accelerator_is_available|_rng_device_modules)\(|^@_registry_cache$|"
+         r"^from \.device_interface import \($|device_rng_states", "gates"),
     ]),
+    "torch/_dynamo/convert_frame.py": ("gates", [
+        (r"_devices_with_dynamo_config|_device_dynamo_config|_device_config_patch|"
+         r"device_config = |device_ctx", "dynamo-hooks"),
+    ]),
+    "torch/_dynamo/__init__.py": "dynamo-hooks",
     "torch/_dynamo/symbolic_convert.py": ("dynamo", [
         (r"def _is_out_of_tree_stream_device|^if device is None or \($", "streams"),
     ]),
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
+        (r"def (kernel_call_guard_with_args|cpp_kernel_call_guard)\(", "inductor-streams"),
         (r"^register_device_backend_loader,$", "loaders"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
@@ -466,6 +528,8 @@ FILES: dict[str, object] = {
          "loaders"),
     ]),
     "torch/_inductor/compile_fx.py": ("policy", [
+        (r"def (get_device_context|_should_wakeup_async_compile)\(|get_device_context\(gm\)|"
+         r"_should_wakeup_async_compile\(", "gates"),
         (r"^graph_device_types,|^devices = get_all_devices|^for device in devices$", "loaders"),
         (r"def _pin_devices_selected_in_graph|^if isinstance\(model_, GraphModule\):",
          "inductor-streams"),
@@ -479,6 +543,9 @@ FILES: dict[str, object] = {
         (r"^import contextvars|^from collections.abc import Callable, Generator, Mapping", "options"),
     ]),
     "torch/_inductor/cpp_builder.py": "cpp",
+    "torch/_inductor/lowering.py": "gates",
+    "torch/_inductor/kernel/*": "gates",
+    "torch/_inductor/device_report.py": "device-report",
     "torch/_inductor/codegen/cpp_utils.py": "aten",
     "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
     "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
@@ -501,6 +568,7 @@ FILES: dict[str, object] = {
          r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
          r"^system = CacheBase\._get_cuda_system\(\)", "identity"),
         (r"^get_all_devices,|^init_backend_registration\(get_all_devices", "loaders"),
+        (r"accelerator_is_available", "gates"),
     ]),
     "torch/_inductor/compile_fx_ext.py": "subprocess",
     "torch/_inductor/device_operator_policy.py": "policy",
@@ -591,7 +659,13 @@ FILES: dict[str, object] = {
     "test/inductor/test_backend_compat.py": "fake-device",
     "test/inductor/test_example_backend.py": "fake-device",
     "test/inductor/test_registry_concurrency.py": "fake-device",
-    "test/inductor/test_upstream_names.py": "fake-device",
+    "test/inductor/test_upstream_names.py": "gates",
+    "test/dynamo/test_device_rng_state.py": "gates",
+    "test/inductor/test_lowering_device_gates.py": "gates",
+    "test/inductor/test_compile_fx_device_gates.py": "gates",
+    "test/dynamo/test_device_dynamo_hooks.py": "dynamo-hooks",
+    "test/inductor/test_protected_memory.py": "inductor-streams",
+    "test/inductor/test_device_report.py": "device-report",
     # ------------------------------------------------------------------ docs
     "docs/examples/*": "fake-device",
     # The requirements the guide's headings cite by ID, from the first patch on.
@@ -643,7 +717,7 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+constant_types: frozenset\[type\]$", r"^\s+constant_types=_device_properties_types\(",
         r"^\s+_publish_device_constant_types(\(tables\.constant_types\)|,)$",
         r"^\s+_add_trace_rules_of_all_devices\(kinds, static_rules\)$",
-        r"^\s+device_kinds\.update\(_device_trace_rules\.get\(name, \{\}\)\)$",
+        r"^\s+device_kinds\.update\(_device_record\(name\)\.trace_rules or \{\}\)$",
     ],
     "torch/_inductor/autotune_process.py": [r"^\s+if \(gpu_type := get_gpu_type\(\)\) not in"],
     "torch/_functorch/_aot_autograd/autograd_cache.py": [

@@ -16,11 +16,7 @@ from typing import Any, TYPE_CHECKING
 
 import torch
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import (
-    _device_record,
-    _device_records,
-    _update_device_record,
-)
+from torch._dynamo.device_interface import _device_record, _update_device_record
 
 
 if TYPE_CHECKING:
@@ -385,8 +381,8 @@ def _node_device_type(node: torch.fx.Node) -> str | None:
 
 def _device_operator_policies() -> dict[str, DeviceOperatorPolicy]:
     """Device type -> its registered policy, read from the device records."""
-    return {d: r.operator_policy for d, r in list(_device_records.items())
-            if r.operator_policy is not None}
+    records = list(torch._dynamo.device_interface._device_records.items())
+    return {d: r.operator_policy for d, r in records if r.operator_policy is not None}
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
