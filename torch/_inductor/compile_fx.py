@@ -2390,7 +2390,11 @@ def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]
     if len(custom) != 1:
         return contextlib.nullcontext()
     device = next(iter(custom))
-    return get_interface_for_device(device.type).device(device.index)  # type: ignore[return-value]
+    try:
+        interface = get_interface_for_device(device.type)
+    except NotImplementedError:  # no interface: the compile reports the device
+        return contextlib.nullcontext()
+    return interface.device(device.index)  # type: ignore[return-value]
 
 
 def _should_wakeup_async_compile(example_inputs: Sequence[InputType]) -> bool:
