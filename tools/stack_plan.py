@@ -472,7 +472,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/utils.py": ("dynamo", [
         (r"def build_of_class", "streams"),
         (r"def (accelerator_is_available|_rng_device_modules)\(|^@_registry_cache$|"
-         r"^from \.device_interface import \($|device_rng_states", "gates"),
+         r"device_rng_states", "gates"),
     ]),
     "torch/_dynamo/convert_frame.py": ("gates", [
         (r"_devices_with_dynamo_config|_device_dynamo_config|_device_config_patch|"
