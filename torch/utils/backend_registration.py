@@ -139,6 +139,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
         ``torch.cuda`` counterparts; see ``DeviceInterface`` and
         ``torch._dynamo.trace_rules.register_device_trace_rules`` for the rest.
 
+    (5) ``get_rng_state()`` and ``set_rng_state(state)``: the current device's generator,
+        saved and restored around compilation as cuda's is; without them it is not.
+
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
 
