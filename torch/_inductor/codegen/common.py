@@ -581,12 +581,9 @@ def _init_builtin_backend_registration() -> None:
     from .cpp_wrapper_cpu import CppWrapperCpu
     from .cpp_wrapper_cpu_array_ref import CppWrapperCpuArrayRef
     from .cpp_wrapper_gpu import CppWrapperGpu
-    from .cpp_wrapper_mps import CppWrapperMps
     from .cuda_combined_scheduling import CUDACombinedScheduling
     from .halide import HalideScheduling
-    from .mps import MetalScheduling
     from .pallas import PallasScheduling
-    from .python_wrapper_mtia import PythonWrapperMtia
     from .triton import TritonScheduling
     from .wrapper import PythonWrapperCodegen
     from .wrapper_fxir import WrapperFxCodegen
@@ -651,6 +648,18 @@ def _init_builtin_backend_registration() -> None:
             lambda scheduling: tpu_backends[config.tpu_backend](scheduling),
             PythonWrapperCodegen,
         )
+
+    _register_builtin_mps_and_mtia_backends()
+
+
+def _register_builtin_mps_and_mtia_backends() -> None:
+    from .cpp_wrapper_gpu import CppWrapperGpu
+    from .cpp_wrapper_mps import CppWrapperMps
+    from .mps import MetalScheduling
+    from .python_wrapper_mtia import PythonWrapperMtia
+    from .triton import TritonScheduling
+    from .wrapper import PythonWrapperCodegen
+    from .wrapper_fxir import WrapperFxCodegen
 
     if get_scheduling_for_device("mps") is None:
         register_backend_for_device(
