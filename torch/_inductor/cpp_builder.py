@@ -2132,10 +2132,8 @@ def get_cpp_torch_device_options(
     3. MISC
     4. Return the build args
 
-    A device's own options come from the first source returning a tuple: its
-    ``register_cpp_device_options`` callback (as is), its ``DeviceOpOverrides``'
-    ``get_cpp_torch_device_options`` (added to those below), its interface's
-    ``get_cpp_device_options`` (as is). Only ``cpp_stdlib="libstdc++"`` is supported.
+    A device's own options take precedence (see register_cpp_device_options);
+    only ``cpp_stdlib="libstdc++"`` is supported.
     """
     if cpp_stdlib == "libc++":
         raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
@@ -2219,12 +2217,25 @@ def get_cpp_torch_device_options(
     if device_type == "mps":
         definitions.append(" USE_MPS")
 
-    if declared is not None:
-        option_lists = (definitions, include_dirs, cflags, ldflags, libraries_dirs,
-                        libraries, passthrough_args)
-        for common, extra in zip(option_lists, declared):
-            common.extend(entry for entry in extra if entry not in common)
+    options = (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
+               passthrough_args)
+    return _add_declared_and_build_options(
+        options, declared, device_type, aot_mode, compile_only
+    )
 
+
+def _add_declared_and_build_options(
+    options: tuple[list[str], ...],
+    declared: _CppDeviceOptions | None,
+    device_type: str,
+    aot_mode: bool,
+    compile_only: bool,
+) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
+    """Adds ``declared``'s new entries, then the fbcode and custom-op options."""
+    for common, extra in zip(options, declared or ()):
+        common.extend(entry for entry in extra if entry not in common)
+    (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
+     passthrough_args) = options
     if config.is_fbcode():
         include_dirs.append(build_paths.sdk_include)
 
