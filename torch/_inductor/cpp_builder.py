@@ -2132,8 +2132,10 @@ def get_cpp_torch_device_options(
     3. MISC
     4. Return the build args
 
-    A device's own options take precedence (see register_cpp_device_options);
-    only ``cpp_stdlib="libstdc++"`` is supported.
+    A device's own options come from the first source that answers: its
+    ``register_cpp_device_options`` callback, its ``DeviceOpOverrides``'
+    ``get_cpp_torch_device_options`` (added to those below), its interface's
+    ``get_cpp_device_options``. Only ``cpp_stdlib="libstdc++"`` is supported.
     """
     if cpp_stdlib == "libc++":
         raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
