@@ -1141,12 +1141,18 @@ texpr = TritonPrinter().doprint
 
 
 def triton_compute_type(dtype: torch.dtype) -> str:
-    """Convert torch.dtype to triton type and upcast [b]float16 to float32"""
+    """Convert torch.dtype to triton type and upcast [b]float16 to float32;
+    a Triton kernel being generated answers (TritonKernel.triton_compute_type)"""
+    if isinstance(kernel := V.kernel, TritonKernel):
+        return kernel.triton_compute_type(dtype)
     return triton_type(upcast_compute_type(dtype))
 
 
 def triton_store_type(dtype: torch.dtype) -> str:
-    """Convert torch.dtype to triton type, with fix for storing tl.bool"""
+    """Convert torch.dtype to triton type, with fix for storing tl.bool;
+    a Triton kernel being generated answers (TritonKernel.triton_store_type)"""
+    if isinstance(kernel := V.kernel, TritonKernel):
+        return kernel.triton_store_type(dtype)
     if dtype == torch.bool:
         dtype = torch.int8
     return triton_type(dtype)
@@ -3221,6 +3227,16 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
     def dtype_to_str(self, dtype: torch.dtype) -> str:
         return triton_type(dtype)
 
+    def triton_compute_type(self, dtype: torch.dtype) -> str:
+        """The Triton type in which this kernel computes on values of ``dtype``
+        (default: its own, [b]float16 upcast to float32 as configured)."""
+        return triton_type(upcast_compute_type(dtype))
+
+    def triton_store_type(self, dtype: torch.dtype) -> str:
+        """The Triton type to which this kernel casts values of ``dtype`` that
+        it stores (default: its own, bool as int8)."""
+        return triton_type(torch.int8 if dtype == torch.bool else dtype)
+
     def should_use_cooperative_reduction(self) -> bool:
         return self.inside_reduction and V.choices.should_use_cooperative_reduction(
             V.graph.get_current_device_or_throw(),
@@ -3998,7 +4014,7 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
 
         index_str = indexing.index_str
         mask_str = indexing.mask_str if indexing.has_mask() else None
-        size_str = texpr(self.rename_indexing(size)) if upper else None
+        size_str = self.kexpr(self.rename_indexing(size)) if upper else None
 
         # expr is already wrapped
         line = self.indirect_assert(
