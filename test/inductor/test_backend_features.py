@@ -93,6 +93,9 @@ FRAMEWORK_MEMBERS = (
     "FUSED_OPTIMIZER",
     "CAPTURABLE_OPTIMIZER",
     "HALF_PRECISION_FFT",
+    "MM_OUT_DTYPE",
+    "NATIVE_MATMUL",
+    "MIX_ORDER_REDUCTION",
 )
 
 BUILTIN_INTERFACES = {
@@ -105,7 +108,8 @@ BUILTIN_INTERFACES = {
 }
 #: What each in-tree interface declares: the in-tree names of the torch 2.13
 #: lists (GPU_TYPES, post_grad's ["cuda", "xpu"], _foreach_utils, optimizer,
-#: _refs/fft), member by member.
+#: _refs/fft, the mm/bmm lowerings' and the scheduler's ("cuda", "xpu")),
+#: member by member.
 EXPECTED_FEATURES = {
     "cuda": {
         BF.GPU,
@@ -114,6 +118,9 @@ EXPECTED_FEATURES = {
         BF.FUSED_OPTIMIZER,
         BF.CAPTURABLE_OPTIMIZER,
         BF.HALF_PRECISION_FFT,
+        BF.MM_OUT_DTYPE,
+        BF.NATIVE_MATMUL,
+        BF.MIX_ORDER_REDUCTION,
     },
     "xpu": {
         BF.GPU,
@@ -122,6 +129,9 @@ EXPECTED_FEATURES = {
         BF.FUSED_OPTIMIZER,
         BF.CAPTURABLE_OPTIMIZER,
         BF.HALF_PRECISION_FFT,
+        BF.MM_OUT_DTYPE,
+        BF.NATIVE_MATMUL,
+        BF.MIX_ORDER_REDUCTION,
     },
     "mtia": {BF.GPU, BF.FOREACH_KERNELS, BF.FUSED_OPTIMIZER},
     "cpu": {BF.FUSED_OPTIMIZER},

@@ -79,6 +79,9 @@ class BackendFeature(Enum):
     FUSED_OPTIMIZER = auto()  # optimizers accept fused=True
     CAPTURABLE_OPTIMIZER = auto()  # optimizers accept capturable=True
     HALF_PRECISION_FFT = auto()  # FFTs accept float16 and complex32 inputs
+    MM_OUT_DTYPE = auto()  # mm and bmm lowerings accept out_dtype
+    NATIVE_MATMUL = auto()  # matmuls may lower to Triton dot/reduction IR
+    MIX_ORDER_REDUCTION = auto()  # Triton fuses reductions over different dims
 
 
 class DeviceInterface:
@@ -243,6 +246,12 @@ class DeviceInterface:
         "addcmul", "addcdiv") rounds its multiply-add once, so that Inductor
         lowers it to `ops.fma` to match. Default: False, unfused."""
         return False
+
+    @staticmethod
+    def max_autotune_gemm_min_sms() -> int:
+        """The fewest multiprocessors with which Inductor uses its Triton GEMM
+        templates on the device (`is_big_gpu`). Default: 68."""
+        return 68
 
     @classmethod
     def exposes_streams(cls) -> bool:
@@ -440,7 +449,12 @@ class CudaInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(*_CUDA_LIKE)
+    backend_features = _features(
+        *_CUDA_LIKE,
+        BackendFeature.MM_OUT_DTYPE,
+        BackendFeature.NATIVE_MATMUL,
+        BackendFeature.MIX_ORDER_REDUCTION,
+    )
     eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
 
     @staticmethod
@@ -647,8 +661,14 @@ class XpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     supports_tma = staticmethod(lambda device=None: False)
+    max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(*_CUDA_LIKE)
+    backend_features = _features(
+        *_CUDA_LIKE,
+        BackendFeature.MM_OUT_DTYPE,
+        BackendFeature.NATIVE_MATMUL,
+        BackendFeature.MIX_ORDER_REDUCTION,
+    )
     eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
 
     @classmethod

@@ -2005,7 +2005,7 @@ def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
             return False
         return True
 
-    min_sms = 16 if device.type == "xpu" else 68  # 3080
+    min_sms = get_interface_for_device(device).max_autotune_gemm_min_sms()
     avail_sms = prop.multi_processor_count
     if avail_sms < min_sms:
         log.warning(

@@ -3,6 +3,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import torch
+from torch._dynamo.device_interface import BackendFeature
 from torch._dynamo.utils import counters
 from torch._inductor.codegen.rocm.ck_universal_gemm_template import CKGemmTemplate
 from torch._inductor.kernel.mm_common import load_kernel_template
@@ -18,6 +19,7 @@ from ..select_algorithm import (
     TritonTemplate,
 )
 from ..utils import (
+    _device_backend_features,
     _use_cutlass_for_op,
     use_aten_gemm_kernels,
     use_ck_gemm_template,
@@ -31,6 +33,8 @@ from .mm_common import (
     _is_static_problem,
     is_batch_stride_largest_or_zero,
     mm_args,
+    OUT_DTYPE_UNSUPPORTED,
+    supports_out_dtype,
     use_native_matmul,
 )
 
@@ -109,7 +113,7 @@ def tuned_bmm(mat1, mat2, out_dtype=None, *, layout=None):
 
     if (
         out_dtype is None
-        and device_type in ("cuda", "xpu")
+        and BackendFeature.NATIVE_MATMUL in _device_backend_features(device_type)
         and device_type == mat2.get_device().type
         and dtype == mat2.get_dtype()
         and dtype in _BMM_DOT_DECOMPOSE_DTYPES
@@ -212,9 +216,7 @@ def tuned_bmm(mat1, mat2, out_dtype=None, *, layout=None):
     aten_handler: ExternKernelChoice = aten_bmm
     aten_extra_kwargs = {}
     if out_dtype:
-        assert mat1.get_device().type in ("cuda", "xpu"), (
-            "out_dtype is only supported for CUDA or XPU"
-        )
+        assert supports_out_dtype(mat1), OUT_DTYPE_UNSUPPORTED
         aten_handler = aten_bmm_dtype
         aten_extra_kwargs = {"out_dtype": out_dtype}
 

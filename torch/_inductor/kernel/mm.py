@@ -61,7 +61,9 @@ from .mm_common import (
     load_kernel_template,
     mm_args,
     mm_grid,
+    OUT_DTYPE_UNSUPPORTED,
     persistent_mm_grid,
+    supports_out_dtype,
     use_native_matmul,
 )
 
@@ -322,8 +324,8 @@ def tuned_mm(mat1, mat2, out_dtype=None, *, layout=None):
             lambda: "input dtypes must be the same",
         )
         torch._check(
-            mat1.get_device().type in ("cuda", "xpu"),
-            lambda: "out_dtype is only supported for CUDA or XPU",
+            supports_out_dtype(mat1),
+            lambda: OUT_DTYPE_UNSUPPORTED,
         )
         torch._check(
             out_dtype == input_dtype

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from torch._dynamo.device_interface import BackendFeature
 from torch._inductor.select_algorithm import realize_inputs, SymbolicGridFn
 from torch._inductor.utils import get_current_backend, sympy_product
 from torch._inductor.virtualized import V
@@ -14,7 +15,7 @@ from torch.fx.experimental.symbolic_shapes import has_free_unbacked_symbols
 from .. import config
 from ..codegen.wrapper import PythonWrapperCodegen
 from ..ir import _IntLike, Layout, TensorBox
-from ..utils import load_template, triton_type
+from ..utils import _device_backend_features, load_template, triton_type
 
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,19 @@ def scale_mm_epilogue():
     return epilogue
 
 
+#: Why mm and bmm refuse ``out_dtype`` on a device (see supports_out_dtype).
+OUT_DTYPE_UNSUPPORTED = (
+    "out_dtype is only supported for CUDA or XPU, or a device whose "
+    "DeviceInterface.backend_features() declares BackendFeature.MM_OUT_DTYPE"
+)
+
+
+def supports_out_dtype(mat: Any) -> bool:
+    """Whether mm and bmm on ``mat``'s device take ``out_dtype``: its record
+    declares ``BackendFeature.MM_OUT_DTYPE``."""
+    return BackendFeature.MM_OUT_DTYPE in _device_backend_features(mat.get_device())
+
+
 def use_native_matmul(mat1, mat2):
     if not config.triton.native_matmul:
         return False
@@ -152,7 +166,8 @@ def use_native_matmul(mat1, mat2):
     # Currently only enable native matmul for triton on GPU.
     device_type = mat1.get_device().type
     if not (
-        device_type in ("cuda", "xpu") and get_current_backend(device_type) == "triton"
+        BackendFeature.NATIVE_MATMUL in _device_backend_features(device_type)
+        and get_current_backend(device_type) == "triton"
     ):
         return False
 

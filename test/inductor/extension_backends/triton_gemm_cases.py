@@ -1,0 +1,126 @@
+"""GEMM-side cases for the Triton variant of ``extension_device``, run in
+Triton's interpreter: the lowering choices that ask the device's record
+(``BackendFeature.MM_OUT_DTYPE``, ``NATIVE_MATMUL``, ``MIX_ORDER_REDUCTION``
+and ``DeviceInterface.max_autotune_gemm_min_sms``), each compared with eager.
+
+``TRITON_INTERPRET=1`` must be set before triton is imported:
+``test_gemm_device_gates.py`` runs :func:`run_cases` in one fresh process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import unittest
+
+import torch
+from torch._dynamo.device_interface import BackendFeature
+from torch._inductor import config, metrics
+from torch._inductor.kernel.bmm import bmm_template
+from torch._inductor.template_heuristics import registry
+from torch._inductor.template_heuristics.triton import (
+    BaseConfigHeuristic,
+    GemmConfig,
+    MMTemplateConfigMixin,
+)
+from torch._inductor.utils import run_and_get_code
+from torch.testing import FileCheck
+from torch.testing._internal.common_utils import TestCase
+
+from .extension_device import register
+from .testing import DEVICE, RegistrySnapshot
+from .triton_codegen_backend import ExtensionTritonDeviceInterface, register_triton_backend
+
+register(DEVICE)
+
+
+class GemmTritonDeviceInterface(ExtensionTritonDeviceInterface):
+    """The Triton variant, declaring the GEMM-side features of cuda and xpu
+    and Triton GEMM templates on its few multiprocessors."""
+
+    max_autotune_gemm_min_sms = staticmethod(lambda: 1)
+
+    @classmethod
+    def backend_features(cls, device=None):
+        return super().backend_features(device) | {
+            BackendFeature.MM_OUT_DTYPE,
+            BackendFeature.NATIVE_MATMUL,
+            BackendFeature.MIX_ORDER_REDUCTION,
+        }
+
+
+class OneGemmConfig(MMTemplateConfigMixin, BaseConfigHeuristic):
+    """The device's Triton GEMM template configs: one, so nothing is benchmarked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mm_configs = [GemmConfig(16, 16, 16, 1, 1)]
+
+
+def _randn(*size, dtype=torch.float32):
+    return torch.randn(*size, dtype=dtype, device=DEVICE)
+
+
+class TritonGemmCases(TestCase):
+    def setUp(self):
+        super().setUp()
+        if os.environ.get("TRITON_INTERPRET") != "1":
+            raise RuntimeError("these cases need TRITON_INTERPRET=1 set before triton is imported")
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        RegistrySnapshot.install(self)
+        register_triton_backend(DEVICE, GemmTritonDeviceInterface)
+        # The template configs a backend registers for its device type.
+        for table in (registry._TEMPLATE_HEURISTIC_REGISTRY, registry._HEURISTIC_CACHE):
+            self.addCleanup(table.update, dict(table))
+            self.addCleanup(table.clear)
+        registry.register_template_heuristic(bmm_template.uid, DEVICE)(OneGemmConfig)
+        patch = config.patch(fx_graph_cache=False)
+        patch.__enter__()
+        self.addCleanup(patch.__exit__, None, None, None)
+
+    def test_bmm_out_dtype_in_a_triton_template(self):
+        # Max-autotune's Triton template on a device with enough multiprocessors
+        # for it; aten's bmm.dtype has no kernel on this device.
+        a, b = _randn(2, 16, 16, dtype=torch.half), _randn(2, 16, 16, dtype=torch.half)
+        fn = lambda a, b: torch.bmm(a, b, out_dtype=torch.float32)  # noqa: E731
+        with config.patch(max_autotune_gemm=True, max_autotune_gemm_backends="TRITON"):
+            actual, (code,) = run_and_get_code(torch.compile(fn), a, b)
+        self.assertEqual(actual.dtype, torch.float32)
+        self.assertEqual(actual.cpu(), torch.bmm(a.float(), b.float()).cpu(), atol=1e-2, rtol=1e-2)
+        FileCheck().check("@triton.jit").check("tl.dot").run(code)
+        self.assertNotIn("extern_kernels.bmm", code, "bmm not lowered to Triton")
+
+    def test_native_matmul(self):
+        a, b = _randn(16, 16), _randn(16, 16)
+        with config.patch({"triton.native_matmul": True}):
+            actual, (code,) = run_and_get_code(torch.compile(torch.mm), a, b)
+        self.assertEqual(actual.cpu(), torch.mm(a, b).cpu())
+        FileCheck().check("tl.dot").run(code)
+        self.assertNotIn("extern_kernels.mm", code)
+
+    def test_dot_shaped_bmm_fuses(self):
+        a, b = _randn(4, 1, 8), _randn(4, 8, 1)
+        fn = lambda a, b: torch.bmm(a, b).relu()  # noqa: E731
+        actual, (code,) = run_and_get_code(torch.compile(fn), a, b)
+        self.assertEqual(actual.cpu(), fn(a, b).cpu())
+        self.assertNotIn("extern_kernels.bmm", code, "bmm not lowered to Triton")
+
+    def test_mix_order_reduction(self):
+        x = _randn(128, 32)
+        fn = lambda x: (x.sum(0), x.sum(1))  # noqa: E731
+        metrics.reset()
+        with config.patch({"triton.mix_order_reduction_non_strict_mode": True}):
+            actual = torch.compile(fn)(x)
+        self.assertEqual(metrics.codegen_mix_order_reduction, 1)
+        for got, want in zip(actual, fn(x)):
+            self.assertEqual(got.cpu(), want.cpu())
+
+
+def run_cases() -> int:
+    """Run every case; exit status 0 iff all ran and passed (none skipped)."""
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(TritonGemmCases)
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
+    ok = result.wasSuccessful() and not result.skipped
+    print(f"cases run: {result.testsRun}, ok: {ok}")
+    return 0 if ok else 1

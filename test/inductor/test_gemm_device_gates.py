@@ -1,0 +1,104 @@
+# Owner(s): ["module: inductor"]
+"""GEMM-side choices that ask the device's record instead of its name.
+
+``DeviceInterface.max_autotune_gemm_min_sms`` decides whether Triton GEMM
+templates are used (``is_big_gpu``); ``BackendFeature.MM_OUT_DTYPE``,
+``NATIVE_MATMUL`` and ``MIX_ORDER_REDUCTION`` open ``out_dtype`` mm/bmm,
+native matmul with the dot-shaped bmm decomposition, and mix-order reductions.
+On the Triton variant of ``extension_device`` the generated kernels run in
+Triton's interpreter, in one fresh process
+(``extension_backends/triton_gemm_cases.py``).
+"""
+
+import logging
+import sys
+from pathlib import Path
+
+TEST_DIR = Path(__file__).resolve().parent
+if str(TEST_DIR) not in sys.path:
+    sys.path.insert(0, str(TEST_DIR))
+
+import torch
+from torch._dynamo.device_interface import (
+    CpuInterface,
+    CudaInterface,
+    DeviceInterface,
+    MpsInterface,
+    MtiaInterface,
+    TpuInterface,
+    XpuInterface,
+)
+from torch._inductor.utils import is_big_gpu
+from torch.testing._internal.common_utils import run_tests, TestCase
+
+from extension_backends.cpp.extension_codegen_backend import register_compile_backend
+from extension_backends.extension_device import register
+from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
+from extension_backends.triton_codegen_backend import (
+    ExtensionTritonDeviceInterface,
+    register_triton_backend,
+)
+
+register(DEVICE)
+
+
+class FewSmsInterface(ExtensionTritonDeviceInterface):
+    max_autotune_gemm_min_sms = staticmethod(lambda: 1)
+
+
+class GemmDeviceGateTests(TestCase):
+    def setUp(self):
+        super().setUp()
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        RegistrySnapshot.install(self)
+
+    def test_in_tree_answers_are_stock(self):
+        # Stock: min_sms = 16 if device.type == "xpu" else 68.
+        self.assertEqual(XpuInterface.max_autotune_gemm_min_sms(), 16)
+        for interface in (CudaInterface, MtiaInterface, CpuInterface, MpsInterface,
+                          TpuInterface, DeviceInterface):
+            self.assertEqual(interface.max_autotune_gemm_min_sms(), 68)
+
+    def test_big_gpu_follows_the_record(self):
+        device = torch.device(DEVICE, 0)
+        register_triton_backend(DEVICE)
+        with self.assertLogs("torch._inductor.utils", logging.WARNING) as logs:
+            self.assertFalse(is_big_gpu(device))
+        self.assertIn("Not enough SMs to use max_autotune_gemm mode", logs.output[0])
+        self.assertEqual(logs.records[0].min_sms, 68)
+        register_triton_backend(DEVICE, FewSmsInterface)
+        self.assertTrue(is_big_gpu(device))
+
+    def test_out_dtype_refusal_names_the_feature(self):
+        register_compile_backend(DEVICE)
+        a, b = (torch.randn(4, 4, dtype=torch.half, device=DEVICE) for _ in range(2))
+        with self.assertRaisesRegex(
+            Exception,
+            "out_dtype is only supported for CUDA or XPU, or a device whose "
+            r"DeviceInterface.backend_features\(\) declares BackendFeature.MM_OUT_DTYPE",
+        ):
+            torch.compile(lambda a, b: torch.mm(a, b, out_dtype=torch.float32))(a, b)
+
+
+class TritonGemmInterpreterTests(TestCase):
+    def test_cases_under_the_interpreter(self):
+        # bmm with out_dtype in a Triton template, native matmul, the
+        # dot-shaped bmm decomposition and a mix-order reduction, each
+        # compared with eager, in one process.
+        proc = run_python(
+            """
+            import os
+            import sys
+            from extension_backends.triton_gemm_cases import run_cases
+            status = run_cases()
+            sys.stdout.flush()
+            os._exit(status)
+            """,
+            TRITON_INTERPRET="1",
+        )
+        self.assertIn("cases run: 4, ok: True", proc.stdout)
+
+
+if __name__ == "__main__":
+    run_tests()
