@@ -1,0 +1,85 @@
+"""The FX graph of a kernel, for a ``Scheduling`` whose code generation
+works on graphs (an MLIR or vendor graph compiler) rather than on loop bodies.
+
+Inductor lowers each node of the post-grad FX graph to IR nodes, and every IR
+node records the FX nodes it was built from (its ``origins``).
+:func:`kernel_graph` turns the origins of the scheduler nodes of one kernel
+back into a standalone FX graph.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch.fx
+from torch.utils._ordered_set import OrderedSet
+
+from ..virtualized import V
+
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..scheduler import BaseSchedulerNode
+
+
+__all__ = ["kernel_graph"]
+
+
+def kernel_graph(nodes: Sequence[BaseSchedulerNode]) -> torch.fx.GraphModule:
+    """Return the FX graph of the kernel that computes ``nodes``.
+
+    ``nodes`` are the scheduler nodes of one kernel, as a ``Scheduling``'s
+    ``codegen_node`` receives them (a fused node stands for its parts). The
+    graph holds the ``call_function`` nodes they were lowered from, in the
+    order of the graph Inductor lowered, with their ``meta``. A value they read
+    from outside is a placeholder named after the buffer the kernel reads it
+    from (a graph input or a symbolic size keeps its FX name). The output is
+    the tuple of the values the kernel writes, in the order of its buffers,
+    each node named after its buffer; a buffer that only this kernel reads is
+    not an output. Origins are best effort: a node that Inductor inlines into
+    several kernels appears in each of their graphs, and so does a reduction
+    that it splits over several kernels.
+    """
+    snodes = [n for node in nodes for n in node.get_nodes() if n.node is not None]
+    origins = OrderedSet(
+        o for n in snodes for o in n.node.get_origins() if o.op == "call_function"
+    )
+    ordered = [o for g in OrderedSet(o.graph for o in origins) for o in g.nodes if o in origins]
+    scheduler = V.graph.scheduler
+    kernel_names = OrderedSet(n.get_name() for n in snodes)
+    names: dict[torch.fx.Node, str] = {}
+    for n in snodes:
+        for dep in n.read_writes.reads:
+            buf = V.graph.try_get_buffer(dep.name)
+            if buf is not None and buf.get_origin_node() is not None:
+                names.setdefault(buf.get_origin_node(), dep.name)
+    outputs: dict[str, torch.fx.Node] = {}
+    for n in snodes:
+        own = [o for o in ordered if o in n.node.get_origins()]
+        for buf in n.get_outputs():
+            name = buf.get_name()
+            if name in V.graph.removed_buffers or scheduler.can_buffer_be_removed_through_fusion(
+                name, kernel_names
+            ):
+                continue
+            origin = buf.node.get_origin_node()
+            if origin in origins or own:
+                outputs[name] = origin if origin in origins else own[-1]
+                names.setdefault(outputs[name], name)
+
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    for node in ordered:
+        for arg in node.all_input_nodes:
+            if arg not in origins and arg not in env:
+                env[arg] = graph.placeholder(names.get(arg, arg.name))
+                env[arg].meta = dict(arg.meta)
+    for node in ordered:
+        args, kwargs = torch.fx.map_arg((node.args, node.kwargs), env.__getitem__)
+        env[node] = graph.create_node(
+            node.op, node.target, args, kwargs, names.get(node, node.name), node.type
+        )
+        env[node].meta = dict(node.meta)
+    graph.output(tuple(env[node] for node in outputs.values()))
+    return torch.fx.GraphModule(torch.nn.Module(), graph)
