@@ -123,24 +123,18 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     Note(torch.compile): BackendModule may also have the following API's, so that
     Dynamo and Inductor find "foo" without your package importing them:
 
-    (1) ``get_device_interface() -> type[torch._dynamo.device_interface.DeviceInterface]``
-        Called once, on the first lookup of "foo" without a registered interface;
-        without it, the ``DeviceInterface`` of ``torch_foo._dynamo.device_interface``.
+    (1) ``get_device_interface()``: the ``DeviceInterface`` subclass of "foo", asked once when
+        none is registered; without it, ``torch_foo._dynamo.device_interface.DeviceInterface``.
+    (2) ``_inductor_backend_init()``, else ``Scheduling``, ``PythonWrapperCodegen`` and
+        ``CppWrapperCodegen``: the Inductor backend of "foo" when no loader is registered.
+    (3) ``StreamContext``, ``device``, ``amp.autocast``, ``get_rng_state()`` and
+        ``set_rng_state(state)`` (the current device's generator), used as ``torch.cuda``'s.
 
-    (2) ``_inductor_backend_init() -> None``
-        Registers the Inductor backend of "foo", on the first compile that needs it,
-        unless ``torch._inductor.codegen.common.register_device_backend_loader`` or a
-        ``torch_inductor_backends`` entry point ``foo`` gives a loader.
-
-    (3) ``Scheduling``, ``PythonWrapperCodegen``, ``CppWrapperCodegen`` (and optionally
-        ``WrapperFxCodegen``): registered as that backend when no loader is found.
-
-    (4) ``StreamContext``, ``device`` and ``amp.autocast``, traced by Dynamo like their
-        ``torch.cuda`` counterparts; see ``DeviceInterface`` and
-        ``torch._dynamo.trace_rules.register_device_trace_rules`` for the rest.
-
-    (5) ``get_rng_state()`` and ``set_rng_state(state)``: the current device's generator,
-        saved and restored around compilation as cuda's is; without them it is not.
+    Other hooks are members of ``DeviceInterface`` (``dynamo_config_defaults()``,
+    ``on_dynamo_reset()``, ``eager_uses_fma(op)``, ...) and ``DeviceOpOverrides``
+    (``kernel_call_guard_with_args(kernel_name, tensor_args)``,
+    ``cpp_kernel_call_guard(kernel_name, tensor_args)``, ...); the backend author
+    guide lists each with its default.
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
