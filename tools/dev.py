@@ -21,7 +21,8 @@ Plumbing (each sets up only what it needs):
     check --stack [--no-tests] [--patch NAME]... [--sample N]
                           apply the stack patch by patch to pristine 2.13.0; after each,
                           import torch, torch._dynamo, torch._inductor.compile_fx from
-                          that state and run the patch's own tests
+                          that state and run the patch's own tests (--sample N: its N
+                          quickest, as the latest suite run measured them)
     diff [ARGS]           differential harness, stock twin vs project env
     bench [ARGS]          benchmark, stock twin vs project env
 
@@ -358,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--patch", action="append", metavar="NAME",
                    help="run the tests of this patch only (repeatable)")
     p.add_argument("--sample", type=int, metavar="N",
-                   help="run N of each patch's tests (spread evenly) instead of all")
+                   help="run N of each patch's tests instead of all: the quickest ones the "
+                        "latest suite run measured (none measured: spread evenly)")
     for name in ("test", "demo", "diff", "bench"):
         sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
     p = sub.add_parser("import")

@@ -42,6 +42,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import io
+import json
 import os
 import re
 import shutil
@@ -637,6 +638,31 @@ STATE_CHECK = (
 )
 
 
+def _recorded_durations(repo: Path) -> dict[str, float]:
+    """Seconds per test node id, as the latest suite run recorded them
+    (build/test-durations.json, written by test/conftest.py); {} if none."""
+    try:
+        return json.loads((repo / "build" / "test-durations.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def sample_tests(tests: list[str], sample: int | None,
+                 durations: dict[str, float]) -> list[str]:
+    """``sample`` of a patch's ``tests`` (all of them for None): the quickest
+    ones the latest suite run measured, in their file order; a test never
+    measured counts as slow, so that without a record the choice is evenly
+    spread over the patch's tests, the same ones every run."""
+    if sample is None or len(tests) <= sample:
+        return tests
+    spread = [tests[i * len(tests) // sample] for i in range(sample)]
+    if not any(test in durations for test in tests):
+        return spread
+    chosen = set(sorted(tests, key=lambda t: (durations.get(t, float("inf")),
+                                              t not in spread))[:sample])
+    return [test for test in tests if test in chosen]
+
+
 def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall,
                 run_tests: bool = True, repo: Path = REPO,
                 pytest_args: list[str] | None = None,
@@ -671,6 +697,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
         "TOYACC_BUILD_DIR": str(repo / "build" / "stack-builds" / "toyacc"),
         "WORKBENCH_TEST_DURATIONS": str(work_root / "test-durations.json"),
     }
+    durations = _recorded_durations(repo)
     print_summary(plan, files)
     problems += over_budget(plan, files)
     for k, patch_file in enumerate(patches):
@@ -696,10 +723,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
         state_env = dict(env, PYTHONPATH=os.pathsep.join(
             [str(site)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]),
             **builds)
-        tests = test_ids_of(files, k)
-        if sample is not None and len(tests) > sample:
-            # Evenly spread over the patch's tests, the same ones every run.
-            tests = [tests[i * len(tests) // sample] for i in range(sample)]
+        tests = sample_tests(test_ids_of(files, k), sample, durations)
         selected = only is None or name in only
         pytest_argv = (["-q", "-rfE", "-p", "no:cacheprovider", *(pytest_args or []), *tests]
                        if run_tests and tests and selected else [])

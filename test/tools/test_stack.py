@@ -199,6 +199,17 @@ def g():
                          ["test/x/test_m.py::T::test_a", "test/x/test_m.py::test_c"])
         self.assertEqual(stack.test_ids_of([f], 1), ["test/x/test_m.py::T::test_b"])
 
+    def test_sample_prefers_the_quickest_measured_tests(self):
+        tests = [f"t::test_{c}" for c in "abcdef"]
+        self.assertEqual(stack.sample_tests(tests, None, {}), tests)
+        self.assertEqual(stack.sample_tests(tests, 9, {}), tests)
+        # No record: evenly spread, the same every run.
+        self.assertEqual(stack.sample_tests(tests, 2, {}), ["t::test_a", "t::test_d"])
+        # Measured: the quickest, in file order; an unmeasured test counts as slow.
+        durations = {"t::test_a": 9.0, "t::test_c": 0.5, "t::test_e": 0.2, "t::test_f": 3.0}
+        self.assertEqual(stack.sample_tests(tests, 2, durations), ["t::test_c", "t::test_e"])
+        self.assertEqual(stack.sample_tests(tests, 1, {"t::test_f": 0.1}), ["t::test_f"])
+
 
 class RealPlanTest(TestCase):
     """The plan of this checkout, against the stock twin's pristine files."""
