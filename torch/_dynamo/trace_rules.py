@@ -4440,6 +4440,18 @@ def lookup_inner(
     return result
 
 
+def _obj_rule_and_reason(obj: Any) -> tuple[type[VariableTracker] | None, str]:
+    """The rule of `obj` in torch's rule map, else in the device trace rules."""
+    rule = get_torch_obj_rule_map().get(obj, None)
+    if rule is not None:
+        return rule, "get_torch_obj_rule_map"
+    tables = _device_tables()
+    rule = tables.rule_map.get(obj, None)
+    if rule is None and obj in tables.interfaceless_runtime:
+        rule = _rule_after_loading_interface(obj)
+    return rule, "device trace rules"
+
+
 def _lookup_inner(
     obj: Any,
     name: str | None = None,
@@ -4462,18 +4474,10 @@ def _lookup_inner(
     if obj is not None:
         if is_aten_op_or_tensor_method(obj):
             return TorchInGraphFunctionVariable
-        rule = get_torch_obj_rule_map().get(obj, None)
+        rule, reason = _obj_rule_and_reason(obj)
         if rule is not None:
             if reasons is not None:
-                reasons.add("get_torch_obj_rule_map")
-            return rule
-        tables = _device_tables()
-        rule = tables.rule_map.get(obj, None)
-        if rule is None and obj in tables.interfaceless_runtime:
-            rule = _rule_after_loading_interface(obj)
-        if rule is not None:
-            if reasons is not None:
-                reasons.add("device trace rules")
+                reasons.add(reason)
             return rule
     elif name is not None and filename is not None and not is_direct_call:
         if name.startswith(TORCH_DYNAMO_RESUME_IN_PREFIX):
