@@ -45,22 +45,24 @@ def kernel_graph(nodes: Sequence[BaseSchedulerNode]) -> torch.fx.GraphModule:
     origins = OrderedSet(
         o for n in snodes for o in n.node.get_origins() if o.op == "call_function"
     )
-    ordered = [o for g in OrderedSet(o.graph for o in origins) for o in g.nodes if o in origins]
+    graphs = OrderedSet(o.graph for o in origins)
+    ordered = [o for g in graphs for o in g.nodes if o in origins]
     scheduler = V.graph.scheduler
     kernel_names = OrderedSet(n.get_name() for n in snodes)
     names: dict[torch.fx.Node, str] = {}
     for n in snodes:
         for dep in n.read_writes.reads:
             buf = V.graph.try_get_buffer(dep.name)
-            if buf is not None and buf.get_origin_node() is not None:
-                names.setdefault(buf.get_origin_node(), dep.name)
+            origin = None if buf is None else buf.get_origin_node()
+            if origin is not None and origin not in origins:
+                names.setdefault(origin, dep.name)
     outputs: dict[str, torch.fx.Node] = {}
     for n in snodes:
         own = [o for o in ordered if o in n.node.get_origins()]
         for buf in n.get_outputs():
             name = buf.get_name()
-            if name in V.graph.removed_buffers or scheduler.can_buffer_be_removed_through_fusion(
-                name, kernel_names
+            if name in V.graph.removed_buffers or (
+                scheduler.can_buffer_be_removed_through_fusion(name, kernel_names)
             ):
                 continue
             origin = buf.node.get_origin_node()
