@@ -3343,12 +3343,10 @@ def register_device_trace_rules(
     constant_fold: Iterable[Callable[..., Any]] = (),
     constant_fold_need_guards: Iterable[Callable[..., Any]] = (),
 ) -> None:
-    """
-    Sets how Dynamo traces runtime functions of the out-of-tree `device_type`,
-    over the module's defaults and interface's slots (torch functions keep
-    theirs); a later rule replaces an earlier one. Raises `ValueError` for a
-    built-in device type or a function given two rules, `TypeError` for bad input.
-    """
+    """Sets how Dynamo traces runtime functions of the out-of-tree `device_type`,
+    over its module's defaults and interface's slots (torch functions keep theirs);
+    a later rule for a function replaces the earlier one. Raises `ValueError` for a
+    built-in device type or a function given two rules, `TypeError` for bad input."""
     if isinstance(device_type, torch.device):
         device_type = device_type.type
     if not isinstance(device_type, str):
