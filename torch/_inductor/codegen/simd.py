@@ -1992,6 +1992,12 @@ class SIMDScheduling(BaseScheduling):
 
     kernel_type: type[Any] = SIMDKernel  # override in subclass
 
+    @staticmethod
+    def is_good_size(s: sympy.Expr) -> bool:
+        """Whether the tiling heuristics favour ``s`` as the size of a tile
+        (default: CandidateTiling.is_good_size, a multiple of 32)."""
+        return CandidateTiling.is_good_size(s)
+
     def group_fn(self, sizes):
         return tuple(V.graph.sizevars.simplify(sympy_product(s)) for s in sizes)
 
@@ -3811,9 +3817,9 @@ class SIMDScheduling(BaseScheduling):
                 if dep.name in write_names:
                     # ngimel said contiguous writes is more important than reads
                     score *= 2
-                if CandidateTiling.is_good_size(tiled_groups[0]):
+                if cls.is_good_size(tiled_groups[0]):
                     score *= 2
-                if CandidateTiling.is_good_size(tiled_groups[1]):
+                if cls.is_good_size(tiled_groups[1]):
                     score *= 2
 
                 if (
@@ -4250,7 +4256,7 @@ class SIMDScheduling(BaseScheduling):
         def score_mod(t):
             score_factor = 1.0
             for tile_size in t[0].tiling.values():
-                if not CandidateTiling.is_good_size(tile_size):
+                if not cls.is_good_size(tile_size):
                     score_factor = score_factor / bad_size_additional_tiling_penalty
                 else:
                     score_factor = score_factor / good_size_tiling_penalty
