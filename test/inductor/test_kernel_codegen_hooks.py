@@ -149,7 +149,7 @@ class TritonKernelHookTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 3, ok: True", proc.stdout)
+        self.assertIn("cases run: 4, ok: True", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,12 @@ class DeviceKernel(TritonKernel):
 class DeviceScheduling(TritonScheduling):
     kernel_type = DeviceKernel
     graphs: list[torch.fx.GraphModule] = []
+    tile_sizes: list[int] = []
+
+    @staticmethod
+    def is_good_size(s) -> bool:
+        DeviceScheduling.tile_sizes.append(int(s))
+        return s >= 2
 
     def codegen_node(self, node):
         self.graphs.append(kernel_graph(node.get_nodes()))
@@ -83,6 +89,7 @@ class TritonKernelHookCases(TestCase):
         register_backend_for_device(DEVICE, DeviceScheduling, PythonWrapperCodegen)
         DeviceKernel.store_types.clear()
         DeviceScheduling.graphs.clear()
+        DeviceScheduling.tile_sizes.clear()
         patcher = config.patch(fx_graph_cache=False)
         patcher.__enter__()
         self.addCleanup(patcher.__exit__, None, None, None)
@@ -143,6 +150,16 @@ class TritonKernelHookCases(TestCase):
         )
         self.assertEqual(gm(x.cpu(), y.cpu()), expected)
         self.assertEqual([a.cpu() for a in actual], list(expected))
+
+
+    def test_tile_sizes(self):
+        # Its tiling heuristics ask the device which tile sizes it favours.
+        def fn(x):
+            return x + x.t()
+
+        x = torch.randn(48, 48, device=DEVICE)
+        self.assertEqual(torch.compile(fn)(x).cpu(), fn(x.cpu()))
+        self.assertIn(48, DeviceScheduling.tile_sizes)
 
 
 def run_cases() -> int:
