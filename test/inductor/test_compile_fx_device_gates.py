@@ -3,17 +3,23 @@
 
 Post-grad passes of a single-device graph on the out-of-tree device run under
 that device's own context, and the async-compile pool wakes for a GPU-class
-out-of-tree device as it does for cuda and xpu.
+out-of-tree device as it does for cuda and xpu. A Triton device that leaves
+``triton_backend_name()`` at its default on a host where Triton has no single
+active driver fails naming that hook.
 """
 
 import sys
+import unittest
 from pathlib import Path
 
 TEST_DIR = Path(__file__).resolve().parent
 if str(TEST_DIR) not in sys.path:
     sys.path.insert(0, str(TEST_DIR))
 
+import triton.backends
+
 import torch
+from torch._dynamo.device_interface import DeviceInterface
 from torch._inductor import compile_fx
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -23,8 +29,16 @@ from extension_backends.cpp.extension_codegen_backend import (
 )
 from extension_backends.extension_device import register
 from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.triton_codegen_backend import (
+    ExtensionTritonDeviceInterface,
+    register_triton_backend,
+)
 
 register(DEVICE)
+
+ACTIVE_TRITON_DRIVERS = [
+    name for name, backend in triton.backends.backends.items() if backend.driver.is_active()
+]
 
 
 class GpuClassInterface(ExtensionDeviceInterface):
@@ -69,6 +83,23 @@ class CompileFxDeviceGateTests(TestCase):
         self.assertTrue(
             compile_fx._should_wakeup_async_compile([torch.empty(1, device=DEVICE)])
         )
+
+    @unittest.skipIf(len(ACTIVE_TRITON_DRIVERS) == 1, "Triton has an active driver")
+    def test_default_triton_backend_without_an_active_driver(self):
+        class DefaultBackendName(ExtensionTritonDeviceInterface):
+            triton_backend_name = DeviceInterface.__dict__["triton_backend_name"]
+
+        register_triton_backend(DEVICE, DefaultBackendName)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        with self.assertRaisesRegex(
+            RuntimeError,
+            f"Cannot compile Triton kernels for device '{DEVICE}': "
+            r"DefaultBackendName.triton_backend_name\(\) is None, which selects "
+            r"Triton's active driver, and Triton has no single active driver \(.*\)\. "
+            r"Make DefaultBackendName.triton_backend_name\(\) return the name",
+        ):
+            torch.compile(lambda x: x.sin() + 1)(torch.randn(8, device=DEVICE))
 
 
 if __name__ == "__main__":

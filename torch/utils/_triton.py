@@ -356,10 +356,26 @@ def _triton_interpreter_hash() -> str:
 def triton_hash_for_device(device_type: str | None) -> str:
     """``triton_hash_with_backend()`` of the Triton backend ``device_type``'s
     interface names (the interpreter's hash under ``TRITON_INTERPRET=1``), or
-    of the active driver; ``RuntimeError`` if that backend is not installed."""
+    of the active driver; ``RuntimeError`` if that backend is not installed, or
+    naming the hook if the PrivateUse1 device names none and Triton has no
+    single active driver."""
     backend_name = None if device_type is None else get_triton_backend_name(device_type)
     if backend_name is None:
-        return triton_hash_with_backend()
+        try:
+            return triton_hash_with_backend()
+        except RuntimeError as err:
+            import torch
+            from torch._dynamo.device_interface import get_interface_for_device
+
+            if device_type != torch._C._get_privateuse1_backend_name():
+                raise
+            hook = f"{get_interface_for_device(device_type).__name__}.triton_backend_name()"
+            raise RuntimeError(
+                f"Cannot compile Triton kernels for device {device_type!r}: {hook} "
+                "is None, which selects Triton's active driver, and Triton has no "
+                f"single active driver ({err}). Make {hook} return the name of the "
+                "device's Triton backend (a key of triton.backends.backends)."
+            ) from err
     if triton_interpret():
         return _triton_interpreter_hash()
     try:
