@@ -540,6 +540,30 @@ class RegistrationTest(RegistryTestCase):
         self.assertEqual(len(computed), 3)
 
 
+    def test_device_interfaces_is_a_door_onto_the_records(self):
+        # A 2.13 backend's write is a registration like any other ...
+        seen = self.subscribe()
+        di.register_device_backend_loader("acc_late", lambda: None)
+        di.device_interfaces["acc_door"] = ExtensionDeviceInterface
+        di.device_interfaces["acc_late"] = PartialInterface
+        self.assertEqual(seen(), 3)
+        self.assertIs(get_interface_for_device("acc_door"), ExtensionDeviceInterface)
+        # ... filling the one record of the device, in registration order.
+        record = di._device_records["acc_late"]
+        self.assertIs(record.interface, PartialInterface)
+        self.assertIsNotNone(record.loader)
+        self.assertEqual(list(di.device_interfaces)[-2:], ["acc_door", "acc_late"])
+        self.assertEqual(len(di.device_interfaces), len(dict(di.device_interfaces.items())))
+        with self.assertRaisesRegex(ValueError, "'cuda' is a built-in device type"):
+            di.device_interfaces["cuda"] = ExtensionDeviceInterface
+        del di.device_interfaces["acc_late"]
+        self.assertEqual(seen(), 4)
+        self.assertNotIn("acc_late", di.device_interfaces)
+        self.assertIn("acc_late", di.device_backend_loaders)
+        with self.assertRaises(KeyError):
+            del di.device_interfaces["acc_late"]
+
+
 class LayeringTest(TestCase):
     def test_registry_calls_import_no_inductor_module(self):
         # Beyond what importing torch._dynamo imports (stock torch's set).

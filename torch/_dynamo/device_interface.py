@@ -22,12 +22,13 @@ import difflib
 import functools
 import importlib
 import inspect
+import itertools
 import logging
 import threading
 import time
 import warnings
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, ItemsView, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, replace
 from enum import auto, Enum
 from typing import Any, Literal, TypeVar
@@ -865,7 +866,75 @@ class TpuInterface(DeviceInterface):
 # The device types whose interfaces torch registers itself; nobody else may.
 _BUILTIN_DEVICE_INIT_LIST = ("cuda", "xpu", "cpu", "mps", "mtia", "meta", "tpu")
 
-device_interfaces: dict[str, type[DeviceInterface]] = {}
+
+@dataclass(frozen=True)
+class _DeviceRecord:
+    """Every answer registered for a device type (or "<type>:<index>")."""
+
+    interface: type[DeviceInterface] | None = None
+    order: int = 0  # when `interface` was registered, the order of device_interfaces
+    loader: Callable[[], None] | None = None  # see register_device_backend_loader
+    cpp_options: Callable[[str, bool, bool], Any] | None = None
+    trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
+    operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
+
+
+# Device -> its record, replaced (never changed in place) by every door: the one
+# table of device answers; every other one is derived from it.
+_device_records: dict[str, _DeviceRecord] = {}
+_NO_RECORD = _DeviceRecord()
+_registration_order = itertools.count(1)
+
+
+class _RecordField(MutableMapping[str, Any]):
+    """The devices whose record has `field` set, as a dict: a write goes through
+    `register(device, value)`, a deletion unsets the field."""
+
+    def __init__(self, field: str, register: Callable[[str, Any], None]) -> None:
+        self._field, self._register = field, register
+
+    def _items(self) -> list[tuple[str, Any]]:
+        records = sorted(_device_records.items(), key=lambda item: item[1].order)
+        return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not None]
+
+    def __contains__(self, device: object) -> bool:
+        return getattr(_device_records.get(device, _NO_RECORD), self._field) is not None  # type: ignore[call-overload]
+
+    def __getitem__(self, device: str) -> Any:
+        if (value := getattr(_device_records[device], self._field)) is None:
+            raise KeyError(device)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([device for device, _ in self._items()])
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __setitem__(self, device: str, value: Any) -> None:
+        self._register(device, value)
+
+    def __delitem__(self, device: str) -> None:
+        with _device_registry_lock:
+            self[device]
+            _set_record(device, **{self._field: None})
+            _changed()
+
+    def items(self) -> ItemsView[str, Any]:
+        return _RecordItems(self)
+
+    def __repr__(self) -> str:
+        return repr(dict(self._items()))
+
+
+class _RecordItems(ItemsView[str, Any]):
+    def __iter__(self) -> Iterator[tuple[str, Any]]:  # a snapshot
+        return iter(self._mapping._items())  # type: ignore[attr-defined]
+
+
+device_interfaces: MutableMapping[str, type[DeviceInterface]] = _RecordField(
+    "interface", lambda device, cls: register_interface_for_device(device, cls)
+)
 _device_initialized = False
 
 # Protects the registry and discovery state below; a leaf lock (no import, no
@@ -874,7 +943,9 @@ _device_initialized = False
 _device_registry_lock = threading.Lock()
 _registry_changed = threading.Condition(_device_registry_lock)
 _registry_generation: int = 0  # bumped by every registration through any door
-device_backend_loaders: dict[str, Callable[[], None]] = {}
+device_backend_loaders: MutableMapping[str, Callable[[], None]] = _RecordField(
+    "loader", lambda device, loader: register_device_backend_loader(device, loader)
+)
 BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
 # (device, source) -> (generation, torch.<device>, raised) of a source that left
 # the need unmet: skipped until one of them changes.
@@ -924,31 +995,27 @@ def _bump_registry_generation() -> None:
         _changed()
 
 
-@dataclass(frozen=True)
-class _DeviceRecord:
-    """A device's answers given through doors that may precede its interface."""
-
-    cpp_options: Callable[[str, bool, bool], Any] | None = None
-    trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
-    operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
-
-
-# Device type -> its record, replaced (never changed in place) by every door.
-_device_records: dict[str, _DeviceRecord] = {}
-
-
 def _device_record(device_type: str) -> _DeviceRecord:
-    return _device_records.get(device_type, _DeviceRecord())
+    return _device_records.get(device_type, _NO_RECORD)
+
+
+def _set_record(device: str, **answers: Any) -> _DeviceRecord:
+    """Sets `answers` on the record of `device` (trace rules merge by function,
+    other answers replace) and returns the record replaced; the caller holds
+    `_device_registry_lock` and calls `_changed()`."""
+    record = _device_record(device)
+    if "trace_rules" in answers:
+        answers["trace_rules"] = {**(record.trace_rules or {}), **answers["trace_rules"]}
+    if record.interface is None and answers.get("interface") is not None:
+        answers["order"] = next(_registration_order)
+    _device_records[device] = replace(record, **answers)
+    return record
 
 
 def _update_device_record(device_type: str, **answers: Any) -> _DeviceRecord:
-    """Sets ``answers`` on ``device_type``'s record (trace rules merge by function, other
-    answers replace), records the registration and returns the record replaced."""
+    """`_set_record` as a registration of its own."""
     with _device_registry_lock:
-        record = _device_record(device_type)
-        if "trace_rules" in answers:
-            answers["trace_rules"] = {**(record.trace_rules or {}), **answers["trace_rules"]}
-        _device_records[device_type] = replace(record, **answers)
+        record = _set_record(device_type, **answers)
         _changed()
     return record
 
@@ -1022,7 +1089,7 @@ def register_interface_for_device(
                 "and registers its interface with torch._dynamo.device_interface."
                 "register_interface_for_device_PrivateUse1()."
             )
-        device_interfaces[device] = device_interface
+        _set_record(device, interface=device_interface)
         _changed()
 
 
@@ -1054,8 +1121,9 @@ def _register_privateuse1(
             return
         for key in [k for k in device_interfaces if k.startswith(f"{name}:")]:
             if key not in names:
-                del device_interfaces[key]
-        device_interfaces.update(dict.fromkeys(names, device_interface))
+                _set_record(key, interface=None)
+        for key in names:
+            _set_record(key, interface=device_interface)
         _changed()
 
 
@@ -1314,7 +1382,7 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
             f"got {loader!r}"
         )
     with _device_registry_lock:
-        device_backend_loaders[device] = loader
+        _set_record(device, loader=loader)
         _changed()
 
 
@@ -1379,7 +1447,8 @@ def _init_device_reg(*, lazy: bool) -> None:
     builtins.update(cpu=CpuInterface, mps=MpsInterface, tpu=TpuInterface)
     with _device_registry_lock:
         if not (lazy and _device_initialized):
-            device_interfaces.update(builtins)
+            for device, device_interface in builtins.items():
+                _set_record(device, interface=device_interface)
             _device_initialized = True
             _changed()
     _discover_privateuse1()

@@ -3228,7 +3228,8 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                 devices.append((name, device_interface, torch.get_device_module(name)))
             except RuntimeError:
                 devices.append((name, device_interface, None))
-    static_rules = get_torch_obj_rule_map() if devices or _device_records else {}
+    traced = any(r.trace_rules for r in list(_device_records.values()))
+    static_rules = get_torch_obj_rule_map() if devices or traced else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
     }

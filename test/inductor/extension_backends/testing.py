@@ -48,9 +48,9 @@ class RegistrySnapshot:
     the series adds are picked up by name when present.
     """
 
-    #: (module, attribute) of every dict registry.
+    #: (module, attribute) of every dict registry (``_device_records`` holds
+    #: ``device_interfaces`` and ``device_backend_loaders``).
     DICTS = [
-        ("torch._dynamo.device_interface", "device_interfaces"),
         ("torch._dynamo.device_interface", "caching_worker_device_properties"),
         ("torch._dynamo.device_interface", "caching_worker_current_devices"),
         ("torch._inductor.codegen.common", "device_codegens"),
@@ -58,7 +58,6 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
         ("torch._dynamo.device_interface", "_device_records"),
-        ("torch._dynamo.device_interface", "device_backend_loaders"),
         ("torch._subclasses.fake_tensor", "_device_fake_impls"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]
