@@ -150,6 +150,23 @@ class DeviceInterfaceMembersTest(TestCase):
 
         self.assertFalse(OptOut.exposes_streams())
 
+    def test_compile_fx_gates(self):
+        # torch 2.13's compile_fx: the async-compile pool wakes for cuda and xpu
+        # inputs; post-grad passes run under torch.cuda.device if cuda is available.
+        self.assertFalse(PartialInterface.wakes_async_compile())
+        self.assertFalse(PartialInterface.runs_passes_under_device())
+        self.assertTrue(_GpuInterface.wakes_async_compile())
+        self.assertTrue(ExtensionDeviceInterface.runs_passes_under_device())
+        for name, interface in BUILTIN_INTERFACES.items():
+            self.assertIn("wakes_async_compile", vars(interface), name)
+            self.assertIn("runs_passes_under_device", vars(interface), name)
+            self.assertIs(interface.wakes_async_compile(), name in ("cuda", "xpu"), name)
+            self.assertIs(
+                interface.runs_passes_under_device(),
+                name == "cuda" and torch.cuda.is_available(),
+                name,
+            )
+
     def test_get_multi_processor_count_default(self):
         props = collections.namedtuple("Props", ["multi_processor_count"])(12)
         self.assertEqual(

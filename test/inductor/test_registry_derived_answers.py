@@ -70,6 +70,31 @@ class DerivedAnswersTest(TestCase):
             self.assertTrue(inductor_utils.is_cpp_scheduled("cpu"))
             self.assertFalse(inductor_utils.is_cpp_scheduled("cuda"))
 
+    def test_in_tree_compile_fx_gates_match_2_13(self):
+        # torch 2.13: the pool wakes for cuda and xpu inputs; post-grad passes run
+        # under torch.cuda.device(d) for a graph with one cuda device d.
+        from torch._inductor import compile_fx
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        null = type(compile_fx.contextlib.nullcontext())
+        for device in set(IN_TREE) - {"tpu"}:  # no torch.device type
+            with FakeTensorMode():
+                fake = torch.empty(2, device=device)
+            self.assertIs(
+                compile_fx._should_wakeup_async_compile([3, fake]),
+                device in ("cuda", "xpu"),
+                device,
+            )
+            gm = torch.fx.symbolic_trace(lambda x: x + 1)
+            for node in gm.graph.nodes:
+                node.meta["val"] = fake
+            context = compile_fx.get_device_context(gm)
+            if device == "cuda" and torch.cuda.is_available():
+                self.assertIsInstance(context, torch.cuda.device)
+                self.assertEqual(context.idx, 0)
+            else:
+                self.assertIsInstance(context, null, device)
+
     def test_answers_follow_interface_registrations(self):
         register_compile_backend(DEVICE, ExtensionDeviceInterface)
         for _ in range(2):

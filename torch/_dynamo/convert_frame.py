@@ -101,7 +101,6 @@ from .cache_size import (
 )
 from .code_context import code_context
 from .device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
     _discover_privateuse1,
     _registry_cache,
     _warn_once,
@@ -489,7 +488,7 @@ def has_tensor_in_frame(frame: DynamoFrameType) -> bool:
 def _devices_with_dynamo_config(
     privateuse1_name: str,
 ) -> dict[str, type[DeviceInterface]]:
-    """Device type -> interface, of the out-of-tree interfaces that override
+    """Device type -> interface, of the interfaces that override
     `dynamo_config_defaults` (the PrivateUse1 device's discovered first)."""
     if privateuse1_name != "privateuseone":
         _discover_privateuse1()
@@ -497,7 +496,6 @@ def _devices_with_dynamo_config(
         device: interface
         for device, interface in list(device_interfaces.items())
         if ":" not in device
-        and device not in _BUILTIN_DEVICE_INIT_LIST
         and interface.dynamo_config_defaults
         is not DeviceInterface.dynamo_config_defaults
     }

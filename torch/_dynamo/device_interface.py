@@ -260,6 +260,18 @@ class DeviceInterface:
         return cls.Stream is not DeviceInterface.Stream
 
     @classmethod
+    def wakes_async_compile(cls) -> bool:
+        """Whether a compile with an input on the device wakes the async-compile
+        pool early. Default: `is_gpu()`."""
+        return cls.is_gpu()
+
+    @classmethod
+    def runs_passes_under_device(cls) -> bool:
+        """Whether Inductor runs the passes of a graph on one device of this type
+        under `device(index)`. Default: `device` overridden."""
+        return cls.device is not DeviceInterface.device
+
+    @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
         """Default: `get_device_properties(device).multi_processor_count`."""
         props = cls.get_device_properties(device)
@@ -449,6 +461,8 @@ class CudaInterface(DeviceInterface):
     )
 
     is_gpu = staticmethod(lambda: True)
+    wakes_async_compile = staticmethod(lambda: True)
+    runs_passes_under_device = staticmethod(lambda: torch.cuda.is_available())
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(
         *_CUDA_LIKE,
@@ -560,6 +574,7 @@ class MtiaInterface(DeviceInterface):
     is_bf16_supported = staticmethod(torch.mtia.is_bf16_supported)  # type: ignore[arg-type]
 
     is_gpu = staticmethod(lambda: True)
+    wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FOREACH, _FUSED)
@@ -661,6 +676,8 @@ class XpuInterface(DeviceInterface):
     )
 
     is_gpu = staticmethod(lambda: True)
+    wakes_async_compile = staticmethod(lambda: True)
+    runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
@@ -736,6 +753,7 @@ class CpuInterface(DeviceInterface):
         return True
 
     is_gpu = staticmethod(lambda: False)
+    wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features(_FUSED)
@@ -787,6 +805,7 @@ class MpsInterface(DeviceInterface):
         return torch.backends.mps.is_available()
 
     is_gpu = staticmethod(lambda: True)
+    wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FUSED)
@@ -838,6 +857,7 @@ class TpuInterface(DeviceInterface):
         return has_torch_tpu()
 
     is_gpu = staticmethod(lambda: False)
+    wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features()

@@ -2369,52 +2369,37 @@ def get_cuda_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[
 
 def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]:
     """
-    Returns the device context manager of the graph's device if there is a
-    single device in the graph. cuda graphs use ``get_cuda_device_context``;
-    an out-of-tree device uses its ``DeviceInterface.device(index)``. Any other
-    graph gets a null context.
+    Returns ``DeviceInterface.device(index)`` of the graph's one indexed device
+    whose interface ``runs_passes_under_device()`` (cuda's if cuda is available),
+    else a null context.
     """
-    from torch._dynamo.device_interface import (
-        _BUILTIN_DEVICE_INIT_LIST,
-        get_interface_for_device,
-    )
+    from torch._dynamo.device_interface import get_interface_for_device
+    from torch._inductor.utils import _probe_interface
 
-    devices = get_all_devices(gm)
-    if any(device.type == "cuda" for device in devices):
-        return get_cuda_device_context(gm)
-    custom: OrderedSet[torch.device] = OrderedSet(
+    devices: OrderedSet[torch.device] = OrderedSet(
         device
-        for device in devices
-        if device.type not in _BUILTIN_DEVICE_INIT_LIST and device.index is not None
+        for device in get_all_devices(gm)
+        if device.index is not None
+        and _probe_interface(device.type, "runs_passes_under_device")
     )
-    if len(custom) != 1:
+    if len(devices) != 1:
         return contextlib.nullcontext()
-    device = next(iter(custom))
-    try:
-        interface = get_interface_for_device(device.type)
-    except NotImplementedError:  # no interface: the compile reports the device
-        return contextlib.nullcontext()
-    return interface.device(device.index)  # type: ignore[return-value]
+    device = next(iter(devices))
+    return get_interface_for_device(device.type).device(device.index)  # type: ignore[return-value]
 
 
 def _should_wakeup_async_compile(example_inputs: Sequence[InputType]) -> bool:
     """
     Whether a compile over ``example_inputs`` should wake the async-compile
-    subprocess pool early: True if any input lives on cuda, xpu or an
-    out-of-tree GPU-class device (its interface ``is_gpu``).
+    subprocess pool early: True if an input's device ``wakes_async_compile()``.
     """
-    from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
-    from torch._inductor.utils import is_gpu
+    from torch._inductor.utils import _probe_interface
 
-    for e in example_inputs:
-        if not isinstance(e, torch.Tensor):
-            continue
-        device_type = e.device.type
-        if device_type in ("cuda", "xpu"):
-            return True
-        if device_type not in _BUILTIN_DEVICE_INIT_LIST and is_gpu(device_type):
-            return True
-    return False
+    return any(
+        isinstance(e, torch.Tensor)
+        and _probe_interface(e.device.type, "wakes_async_compile")
+        for e in example_inputs
+    )
 
 
 def partition_fn(
