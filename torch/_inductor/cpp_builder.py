@@ -2221,21 +2221,15 @@ def get_cpp_torch_device_options(
 
     options = (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
                passthrough_args)
-    return _add_declared_and_build_options(
-        options, declared, device_type, aot_mode, compile_only
-    )
-
-
-def _add_declared_and_build_options(
-    options: tuple[list[str], ...],
-    declared: _CppDeviceOptions | None,
-    device_type: str,
-    aot_mode: bool,
-    compile_only: bool,
-) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
-    """Adds ``declared``'s new entries, then the fbcode and custom-op options."""
     for common, extra in zip(options, declared or ()):
         common.extend(entry for entry in extra if entry not in common)
+    return _add_build_config_options(options, device_type, aot_mode, compile_only)
+
+
+def _add_build_config_options(
+    options: tuple[list[str], ...], device_type: str, aot_mode: bool, compile_only: bool
+) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
+    """``options`` with the fbcode and custom-op options added."""
     (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
      passthrough_args) = options
     if config.is_fbcode():
