@@ -342,6 +342,14 @@ class DeviceInterface:
         """Called by `torch._dynamo.reset()` after it cleared Dynamo's state, to
         drop what the backend caches for compiled code. Default: nothing."""
 
+    @staticmethod
+    def get_inductor_choices() -> Any:
+        """The `torch._inductor.choices.InductorChoices` instance the scheduler asks
+        about this device's nodes (`can_fuse`, `can_fuse_vertical`,
+        `can_fuse_horizontal`, `score_fusion`), read once per registry change.
+        Default: None, `V.choices` (the handler `V.set_choices_handler` set)."""
+        return None
+
 
 def _require_triton_backend(backend: str) -> None:
     import triton.backends
@@ -918,7 +926,7 @@ class _RecordField(MutableMapping[str, Any]):
         return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not None]
 
     def __contains__(self, device: object) -> bool:
-        return getattr(_device_records.get(device, _NO_RECORD), self._field) is not None  # type: ignore[call-overload]
+        return getattr(_device_record(device), self._field) is not None  # type: ignore[arg-type]
 
     def __getitem__(self, device: str) -> Any:
         if (value := getattr(_device_records[device], self._field)) is None:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from torch._inductor.codegen.wrapper import EnterCudaStreamContextLine
 
+    from .choices import InductorChoices
     from .codegen.wrapper import PythonWrapperCodegen
     from .tiling_utils import CoalesceVarAnalysis
 
@@ -50,7 +51,12 @@ import sympy
 import torch
 import torch._inductor.async_compile
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
+from torch._dynamo.device_interface import (
+    _registry_cache,
+    _safe_probe,
+    _warn_once,
+    get_interface_for_device,
+)
 from torch._dynamo.utils import counters, dynamo_timed
 from torch._inductor.autotune_process import use_pipelined_autotuning
 from torch._inductor.codecache import LambdaFuture, PyCodeCache
@@ -4043,6 +4049,34 @@ class _LoopMutationTracker:
         self.state.restore()
 
 
+@_registry_cache
+def _device_choices(device_type: str) -> InductorChoices | None:
+    """The device's own ``DeviceInterface.get_inductor_choices()``, or None."""
+    from .choices import InductorChoices
+
+    try:
+        interface = get_interface_for_device(device_type)
+    except NotImplementedError:
+        return None
+    choices = _safe_probe(interface, "get_inductor_choices", default=None)
+    if choices is None or isinstance(choices, InductorChoices):
+        return choices
+    _warn_once(
+        ("inductor choices", interface),
+        f"{interface.__name__}.get_inductor_choices() returned {choices!r}, not an "
+        "InductorChoices instance; the scheduler uses V.choices for its nodes",
+        logged=True,
+    )
+    return None
+
+
+def _fusion_choices(device: torch.device | None) -> InductorChoices:
+    """What the scheduler asks about fusing nodes on ``device``: the device's own
+    choices, else ``V.choices``."""
+    choices = None if device is None else _device_choices(device.type)
+    return V.choices if choices is None else choices
+
+
 class Scheduler:
     """
     A Scheduler is a graph of BaseSchedulerNodes. It is responsible for
@@ -7690,7 +7724,8 @@ class Scheduler:
                 shared_data_score,
             )
 
-        if not V.choices.can_fuse(self, node1, node2, shared_data_score):
+        choices = _fusion_choices(device)
+        if not choices.can_fuse(self, node1, node2, shared_data_score):
             return False
 
         if node1.get_operation_names() & node2.ancestors:
@@ -7701,7 +7736,7 @@ class Scheduler:
                     node2,
                     index_equivalent_dep_names=index_equivalent_dep_names,
                 )
-                and V.choices.can_fuse_vertical(self, node1, node2, shared_data_score)
+                and choices.can_fuse_vertical(self, node1, node2, shared_data_score)
                 and self.get_backend(device).can_fuse_vertical(node1, node2)
             ):
                 return True
@@ -7720,7 +7755,7 @@ class Scheduler:
                         node2,
                         index_equivalent_dep_names=index_equivalent_dep_names,
                     )
-                    and V.choices.can_fuse_vertical(
+                    and choices.can_fuse_vertical(
                         self, node1, node2, shared_data_score
                     )
                     and self.get_backend(device).can_fuse_vertical(node1, node2)
@@ -7728,7 +7763,7 @@ class Scheduler:
 
             return False
         else:  # nodes don't depend on each other, but may have common reads
-            return V.choices.can_fuse_horizontal(
+            return choices.can_fuse_horizontal(
                 self, node1, node2, shared_data_score
             ) and self.get_backend(device).can_fuse_horizontal(node1, node2)
 
@@ -8473,7 +8508,7 @@ class Scheduler:
         """
         Shim for list.sort(key=...)
         """
-        return V.choices.score_fusion(self, *nodes)
+        return _fusion_choices(nodes[0].get_device()).score_fusion(self, *nodes)
 
     def compute_last_usage(self) -> None:
         """
