@@ -24,6 +24,7 @@ from extension_backends.extension_device import register
 from extension_backends.testing import BACKEND_SITE, DEVICE, RegistrySnapshot, run_python
 from torch._dynamo.utils import counters
 from torch._inductor import config as inductor_config
+from torch._inductor.custom_graph_pass import CustomGraphPass
 from torch._inductor.decomposition import decompositions, select_decomp_table
 from torch._inductor.device_operator_policy import (
     DeviceOperatorPolicy,
@@ -713,6 +714,69 @@ class DeviceOperatorPolicyProcessTests(TestCase):
             "but this process has none",
             proc.stdout,
         )
+
+
+class RecordingPass(CustomGraphPass):
+    """Rewrites aten.sin as aten.cos; records each call's ``config.max_fusion_size``."""
+
+    def __init__(self):
+        self.seen = []
+
+    def __call__(self, graph):
+        self.seen.append(inductor_config.max_fusion_size)
+        for node in graph.find_nodes(op="call_function", target=aten.sin.default):
+            node.target = aten.cos.default
+
+    def uuid(self):
+        return "RecordingPass"
+
+
+def aot_passes_backend(gm, example_inputs):
+    """A custom Dynamo backend in torchair's shape: AOTAutograd with Inductor's
+    joint-graph and post-grad passes, no compile_fx."""
+    from functorch.compile import make_boxed_func
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.partitioners import default_partition
+    from torch._inductor.fx_passes.joint_graph import joint_graph_passes
+    from torch._inductor.fx_passes.post_grad import post_grad_passes
+
+    def compiler(graph, inputs):
+        post_grad_passes(graph, is_inference=False)
+        return make_boxed_func(graph.forward)
+
+    def partition_fn(joint, joint_inputs, **kwargs):
+        joint_graph_passes(joint)
+        return default_partition(joint, joint_inputs, **kwargs)
+
+    backend = aot_autograd(
+        fw_compiler=compiler, bw_compiler=compiler, partition_fn=partition_fn
+    )
+    return backend(gm, example_inputs)
+
+
+class AotAutogradBackendTests(PolicyTestCase):
+    def test_joint_and_post_grad_passes_of_a_custom_backend_get_the_policy(self):
+        joint, post = RecordingPass(), RecordingPass()
+        register_device_operator_policy(DeviceOperatorPolicy(
+            DEVICE, "1", config_defaults={"max_fusion_size": 7},
+            custom_passes={"joint_custom_post_pass": joint,
+                           "post_grad_custom_post_pass": post},
+        ))
+        stock = inductor_config.get_config_copy()
+        # The joint pass rewrites the forward's sin; sin's backward has none.
+        for device, forward in (("cpu", torch.sin), (DEVICE, torch.cos)):
+            with self.subTest(device):
+                torch._dynamo.reset()
+                x = torch.randn(8, device=device, requires_grad=True)
+                out = torch.compile(torch.sin, backend=aot_passes_backend)(x)
+                out.sum().backward()
+                ref = x.detach().cpu()
+                self.assertEqual(out.detach().cpu(), forward(ref))
+                self.assertEqual(x.grad.cpu(), torch.cos(ref))
+        # Once per graph (the joint graph; the forward and the backward), the
+        # device's defaults applied around them only.
+        self.assertEqual((joint.seen, post.seen), ([7], [7, 7]))
+        self.assertEqual(inductor_config.get_config_copy(), stock)
 
 
 if __name__ == "__main__":

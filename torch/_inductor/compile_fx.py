@@ -122,6 +122,8 @@ from .codegen.common import (
 from .debug import DebugContext
 from .decomposition import select_decomp_table
 from .device_operator_policy import (
+    _device_config_applied,
+    _device_config_scope,
     _device_operator_policies,
     DeviceOperatorPolicy,
     operator_policy_scope,
@@ -796,12 +798,9 @@ def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
     gm.recompile()
 
 
-# The user's options of the compile in progress; whether its device's are applied.
+# The user's options of the compile in progress.
 _user_config_patches: contextvars.ContextVar[Mapping[str, Any]] = (
     contextvars.ContextVar("inductor_user_config_patches", default={})
-)
-_device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "inductor_device_config_applied", default=False
 )
 
 
@@ -816,18 +815,6 @@ def _user_options_scope(config_patches: Any) -> Generator[None, None, None]:
             yield
     finally:
         _user_config_patches.reset(token)
-
-
-@contextlib.contextmanager
-def _device_config_scope(patches: dict[str, Any]) -> Generator[None, None, None]:
-    """Applies a device's options; on exit each is restored as it was (unset too)."""
-    token = _device_config_applied.set(True)
-    revert = config._make_closure_patcher(**patches)()
-    try:
-        yield
-    finally:
-        revert()
-        _device_config_applied.reset(token)
 
 
 def _device_config_patches(policy: DeviceOperatorPolicy | None) -> dict[str, Any]:

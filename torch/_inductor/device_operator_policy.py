@@ -12,7 +12,7 @@ import hashlib
 import logging
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING, TypeVar
 
 import torch
 import torch.utils._pytree as pytree
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 __all__ = [
     "CUSTOM_PASS_STAGES",
@@ -445,6 +447,45 @@ def operator_policy_scope(policy: DeviceOperatorPolicy | None) -> Iterator[None]
 def active_operator_policy() -> DeviceOperatorPolicy | None:
     """The policy of the compile in progress (None outside a policy compile)."""
     return _active_policy.get()
+
+
+# Whether the compile in progress runs under its device's options.
+_device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "inductor_device_config_applied", default=False
+)
+
+
+@contextlib.contextmanager
+def _device_config_scope(patches: dict[str, Any]) -> Iterator[None]:
+    """Applies a device's options; on exit each is restored as it was (unset too)."""
+    from . import config
+
+    token = _device_config_applied.set(True)
+    revert = config._make_closure_patcher(**patches)()
+    try:
+        yield
+    finally:
+        revert()
+        _device_config_applied.reset(token)
+
+
+def _passes_with_device_config(passes: Callable[..., _T]) -> Callable[..., _T]:
+    """Runs the graph passes ``passes(gm, ...)`` under the options of the policy of
+    ``gm``'s device (its ``config_defaults`` and ``custom_passes``) where no compile_fx
+    applies them already: when a custom Dynamo backend runs Inductor's joint-graph or
+    post-grad passes through AOTAutograd."""
+
+    @functools.wraps(passes)
+    def wrapper(gm: torch.fx.GraphModule, *args: Any, **kwargs: Any) -> _T:
+        if _device_config_applied.get() or not _device_operator_policies():
+            return passes(gm, *args, **kwargs)
+        from .utils import graph_device_types
+
+        policy = resolve_operator_policy(graph_device_types(gm))
+        with _device_config_scope({} if policy is None else policy.config_patches()):
+            return passes(gm, *args, **kwargs)
+
+    return wrapper
 
 
 class PolicyDecompTable:

@@ -25,6 +25,7 @@ from torch.utils._ordered_set import OrderedSet
 
 from .. import config
 from ..custom_graph_pass import get_custom_graph_passes
+from ..device_operator_policy import _passes_with_device_config
 from ..pattern_matcher import (
     Arg,
     CallFunction,
@@ -646,6 +647,7 @@ def canonicalize_aten_ir_passes(gm: torch.fx.GraphModule):
     canonicalize_quant_mapping(gm)
 
 
+@_passes_with_device_config
 def joint_graph_passes(
     graph: torch.fx.GraphModule,
     input_device: torch.device | None = None,
