@@ -2801,6 +2801,43 @@ class _ConstantDecompTable(Generic[_P, _T]):
         return self.table
 
 
+def _with_device_config(
+    compile_fx: Callable[..., CompileFxOutput],
+) -> Callable[..., CompileFxOutput]:
+    """Runs ``compile_fx`` under the options of its graph's device (the operator
+    policy's ``config_defaults`` and ``custom_passes``) once the user's
+    ``config_patches`` are applied, the backward too; once per compile."""
+
+    @functools.wraps(compile_fx)
+    def wrapper(
+        model_: GraphModule,
+        example_inputs_: Sequence[InputType],
+        inner_compile: Callable[..., OutputCode] = compile_fx_inner,
+        config_patches: dict[str, Any] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> CompileFxOutput:
+        policy = (
+            None
+            if config_patches or _device_config_applied.get()
+            else _graph_operator_policy(model_, example_inputs_)
+        )
+        if policy is None:
+            return compile_fx(
+                model_, example_inputs_, inner_compile, config_patches, *args, **kwargs
+            )
+        device_config = _device_config_patches(policy)
+        with _device_config_scope(device_config):
+            # the backward too, compiled out of this scope
+            inner_compile = _device_config_scope(device_config)(inner_compile)
+            return compile_fx(
+                model_, example_inputs_, inner_compile, None, *args, **kwargs
+            )
+
+    return wrapper
+
+
+@_with_device_config
 def compile_fx(
     model_: GraphModule,
     example_inputs_: Sequence[InputType],
@@ -2844,22 +2881,6 @@ def compile_fx(
                 example_inputs_,
                 # need extra layer of patching as backwards is compiled out of scope
                 inner_compile=patch_compile_options(config_patches)(inner_compile),
-                decompositions=decompositions,
-                ignore_shape_env=ignore_shape_env,
-                compile_region_name=compile_region_name,
-            )
-
-    if not _device_config_applied.get() and (
-        device_config := _device_config_patches(
-            _graph_operator_policy(model_, example_inputs_)
-        )
-    ):
-        with _device_config_scope(device_config):
-            return compile_fx(
-                model_,
-                example_inputs_,
-                # the backward too, compiled out of this scope
-                inner_compile=_device_config_scope(device_config)(inner_compile),
                 decompositions=decompositions,
                 ignore_shape_env=ignore_shape_env,
                 compile_region_name=compile_region_name,
