@@ -396,6 +396,8 @@ VERDICTS: list[Verdict] = [
       "the array-ref (stack-allocating) C++ wrapper is cpu-only"),
     D("_inductor/cpp_builder.py", "get_cpp_torch_device_options", "*",
       "in-tree devices' build options; other devices give theirs through the record", "S35"),
+    D("_inductor/cpp_builder.py", "_add_build_config_options", "*",
+      "in-tree devices' fbcode build options, of get_cpp_torch_device_options", "S35"),
     # ---- Inductor: cpu as host, meta, PrivateUse1 -----------------------
     N("_inductor/*", "*", "meta", META),
     N("_inductor/codegen/cpp_wrapper_cpu.py", "CppWrapperCpu.codegen_model_constructor", "cpu",
