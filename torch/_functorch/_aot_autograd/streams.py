@@ -5,6 +5,7 @@ import torch.fx
 import torch.fx.traceback
 import torch.utils._pytree as pytree
 from torch._dynamo.graph_utils import _get_flat_args
+from torch._dynamo.utils import accelerator_is_available
 from torch._dynamo.variables.streams import get_current_stream, new_event
 from torch.fx.node import map_arg
 from torch.utils._runtime_estimation import (
@@ -178,7 +179,7 @@ def handle_synced_deallocation(
         raise AssertionError(
             "allocating and side stream should be different for synced deallocations"
         )
-    if not torch.accelerator.is_available():
+    if not accelerator_is_available():
         # fallback to record_stream in this case
         with graph.inserting_after(node):
             graph.call_function(
