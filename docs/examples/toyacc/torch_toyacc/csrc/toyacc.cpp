@@ -18,6 +18,7 @@
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/from_blob.h>
+#include <ATen/ops/set_native.h>
 #include <ATen/ops/view_native.h>
 #include <c10/core/Allocator.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -265,6 +266,25 @@ const at::Tensor& resize_(
   return self;
 }
 
+// Points `self` at `source`: how `storage.cpu()` (and so Triton's interpreter)
+// makes a tensor of a device storage.
+at::Tensor& set_storage(
+    at::Tensor& self,
+    c10::Storage source,
+    int64_t storage_offset,
+    c10::IntArrayRef size,
+    c10::IntArrayRef stride) {
+  at::native::checkSetStorage(self, source, storage_offset, size, stride);
+  auto* impl = self.unsafeGetTensorImpl();
+  impl->set_storage_offset(storage_offset);
+  if (stride.data() == nullptr) {
+    impl->set_sizes_contiguous(size);
+  } else {
+    impl->set_sizes_and_strides(size, stride);
+  }
+  return self;
+}
+
 at::Tensor& fill_scalar(at::Tensor& self, const at::Scalar& value) {
   host_alias(self).fill_(value);
   return self;
@@ -284,6 +304,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_copy_from", copy_from);
   m.impl("_copy_from_and_resize", copy_from_and_resize);
   m.impl("resize_", resize_);
+  m.impl("set_.source_Storage", at::native::set_);
+  m.impl("set_.source_Storage_storage_offset", set_storage);
   m.impl("fill_.Scalar", fill_scalar);
   m.impl("zero_", zero_);
   m.impl("_local_scalar_dense", local_scalar_dense);
