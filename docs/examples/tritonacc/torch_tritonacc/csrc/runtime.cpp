@@ -1,0 +1,1 @@
+../../../toyacc/torch_toyacc/csrc/toyacc.cpp
