@@ -444,7 +444,6 @@ VERDICTS: list[Verdict] = [
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     # ---- Inductor: left, with the 2.13 site -----------------------------
-    L("_inductor/utils.py", "is_big_gpu", "xpu", "min_sms = 16 if xpu else 68", "S9"),
     L("_inductor/utils.py", "can_use_tma*", "xpu", "TMA compatibility keyed on xpu", "S6"),
     L("_inductor/codegen/triton.py", "TMACompatibilityChecker.can_use_tma", "*",
       "TMA asks cuda capability or xpu (outside the map, with S6)", "S6"),
@@ -498,12 +497,7 @@ VERDICTS: list[Verdict] = [
     L("_inductor/ir.py", "ExternKernel.process_kernel", "cuda",
       "graphsafe RNG asserts cuda", "S69"),
     L("_inductor/jagged_lowerings.py", "*", "cuda", "jagged lowerings cuda only (outside the map)"),
-    L("_inductor/kernel/bmm.py", "tuned_bmm", "cuda,xpu",
-      "bmm-to-dot and out_dtype keyed on cuda/xpu", "S77"),
     L("_inductor/kernel/bmm.py", "tuned_bmm", "cpu", CPP_CPU + ": memory-bound bmm decomposition"),
-    L("_inductor/kernel/mm.py", "tuned_mm", "cuda,xpu", "out_dtype only for cuda/xpu", "S77"),
-    L("_inductor/kernel/mm_common.py", "use_native_matmul", "cuda,xpu",
-      "native matmul keyed on cuda/xpu", "S78"),
     L("_inductor/kernel/conv.py", "convolution", "xpu", "conv1d to conv2d only on xpu", "S86"),
     L("_inductor/kernel/conv.py", "convolution", "cpu",
       CPP_CPU + ": bias peeled off except on cpu"),
@@ -540,8 +534,6 @@ VERDICTS: list[Verdict] = [
       "fast launcher for cuda/hip", "S60"),
     L("_inductor/runtime/triton_heuristics.py", "StaticTritonCompileResult.*", "*",
       "static launcher for cuda/hip/xpu", "S60"),
-    L("_inductor/scheduler.py", "_is_gpu_triton_backend", "cuda,xpu",
-      "mix-order reduction keyed on cuda/xpu", "S66"),
     L("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "*",
       "combo kernels skip cpu and mps by name"),
     L("_inductor/scheduler.py", "Scheduler.speedup_by_fusion", "cpu",
@@ -581,14 +573,13 @@ S89:L S90:M S91:L/M S92:L
 
 #: The audit's R verdicts: the site asks the registry.
 REPLACED = frozenset(
-    [f"S{i}" for i in (1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49, 55,
-                       56, 59, 70, 71, 74, 79, 80, 87, 89)]
+    [f"S{i}" for i in (1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49, 55,
+                       56, 59, 66, 70, 71, 74, 77, 78, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
 NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S6": ("P", "has_triton_tma_device, stable TMA API, Blackwell: cuda capability / torch.xpu"),
-    "S9": ("P", "is_big_gpu: min_sms = 16 if xpu else 68 (issue 22)"),
     "S10": ("P", "get_max_numwarps, flex-decoding SM count, _is_sm7x_or_older_gpu: torch.cuda/xpu"),
     "S18": ("P", "MOD_SKIPLIST unchanged: the python-backend dummy module is skipped"),
     "S33": ("P", "backend-name lists: right only if the Scheduling subclasses Triton/Cpp"),
@@ -621,14 +612,11 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S62": ("X", "autotune argument offload for cuda/xpu only"),
     "S63": ("X", "dynamic rblock scaling for cuda/hip"),
     "S65": ("X", "get_cuda_device_context: cuda only (issue 22: get_device_context)"),
-    "S66": ("X", "mix-order reduction keyed on cuda/xpu (issue 22)"),
     "S67": ("X", "config-heuristics if-chain cuda/xpu/cpu/mtia"),
     "S68": ("X", "SystemInfo.CHECK_GPUS and _graph_device_type: cuda/xpu"),
     "S69": ("X", "graphsafe RNG asserts cuda in ExternKernel.process_kernel"),
     "S72": ("X", "align_random_eager on cuda only"),
     "S73": ("X", "two-step variance thresholds for cpu/cuda"),
-    "S77": ("X", "out_dtype mm/bmm only for cuda/xpu (issue 22)"),
-    "S78": ("X", "native matmul and bmm-to-dot keyed on cuda/xpu (issue 22)"),
     "S81": ("X", "mm padding only for is_cuda/is_xpu"),
     "S84": ("X", "quantization patterns keyed on cpu/cuda/xpu"),
     "S85": ("X", "flex defaults: USE_TMA from torch.xpu; mps branches"),
