@@ -778,6 +778,19 @@ class AotAutogradBackendTests(PolicyTestCase):
         self.assertEqual((joint.seen, post.seen), ([7], [7, 7]))
         self.assertEqual(inductor_config.get_config_copy(), stock)
 
+    def test_compile_fx_applies_the_policy_once_under_the_users_options(self):
+        # The user sets the option the policy defaults (to its stock value): the
+        # passes inside compile_fx must not apply the device default again.
+        register_device_operator_policy(DeviceOperatorPolicy(
+            DEVICE, "1", config_defaults={"max_fusion_size": 7}))
+        user = RecordingPass()
+        stock = inductor_config.max_fusion_size
+        torch._dynamo.reset()
+        options = {"max_fusion_size": stock, "post_grad_custom_post_pass": user}
+        with inductor_config.patch(fx_graph_cache=False):
+            torch.compile(torch.sin, options=options)(torch.randn(8, device=DEVICE))
+        self.assertEqual(user.seen, [stock])
+
 
 if __name__ == "__main__":
     run_tests()
