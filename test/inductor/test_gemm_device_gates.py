@@ -4,7 +4,9 @@
 ``DeviceInterface.max_autotune_gemm_min_sms`` decides whether Triton GEMM
 templates are used (``is_big_gpu``); ``BackendFeature.MM_OUT_DTYPE``,
 ``NATIVE_MATMUL`` and ``MIX_ORDER_REDUCTION`` open ``out_dtype`` mm/bmm,
-native matmul with the dot-shaped bmm decomposition, and mix-order reductions.
+native matmul with the dot-shaped bmm decomposition, and mix-order reductions;
+``DeviceInterface.supports_tensor_descriptors`` opens in-kernel tensor
+descriptors (TMA) for the device, not for every device of the process.
 On the Triton variant of ``extension_device`` the generated kernels run in
 Triton's interpreter, in one fresh process
 (``extension_backends/triton_gemm_cases.py``).
@@ -59,6 +61,14 @@ class GemmDeviceGateTests(TestCase):
         for interface in (CudaInterface, MtiaInterface, CpuInterface, MpsInterface,
                           TpuInterface, DeviceInterface):
             self.assertEqual(interface.max_autotune_gemm_min_sms(), 68)
+        # Stock's has_triton_tma_device(): cuda with cc >= 9.0 (not ROCm) or xpu.
+        self.assertEqual(
+            CudaInterface.supports_tensor_descriptors(), CudaInterface.supports_tma()
+        )
+        self.assertEqual(XpuInterface.supports_tensor_descriptors(), torch.xpu.is_available())
+        for interface in (MtiaInterface, CpuInterface, MpsInterface, TpuInterface,
+                          DeviceInterface):
+            self.assertFalse(interface.supports_tensor_descriptors())
 
     def test_big_gpu_follows_the_record(self):
         device = torch.device(DEVICE, 0)
@@ -84,8 +94,8 @@ class GemmDeviceGateTests(TestCase):
 class TritonGemmInterpreterTests(TestCase):
     def test_cases_under_the_interpreter(self):
         # bmm with out_dtype in a Triton template, native matmul, the
-        # dot-shaped bmm decomposition and a mix-order reduction, each
-        # compared with eager, in one process.
+        # dot-shaped bmm decomposition, a mix-order reduction and tensor
+        # descriptors, each compared with eager, in one process.
         proc = run_python(
             """
             import os
@@ -97,7 +107,7 @@ class TritonGemmInterpreterTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 4, ok: True", proc.stdout)
+        self.assertIn("cases run: 5, ok: True", proc.stdout)
 
 
 if __name__ == "__main__":

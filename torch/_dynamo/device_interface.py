@@ -242,6 +242,12 @@ class DeviceInterface:
         return False
 
     @staticmethod
+    def supports_tensor_descriptors(device: torch.types.Device = None) -> bool:
+        """Whether Triton kernels may build tensor descriptors in the kernel
+        (`tl.make_tensor_descriptor`, device-side TMA). Default: False."""
+        return False
+
+    @staticmethod
     def eager_uses_fma(op: str) -> bool:
         """Whether the eager floating-point kernel of `op` ("add" with alpha,
         "addcmul", "addcdiv") rounds its multiply-add once, so that Inductor
@@ -488,6 +494,8 @@ class CudaInterface(DeviceInterface):
             and not torch.version.hip
         )
 
+    supports_tensor_descriptors = supports_tma
+
     # Can be mock patched by @patch decorator.
     @staticmethod
     def is_available() -> bool:
@@ -583,7 +591,7 @@ class MtiaInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
+    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FOREACH, _FUSED)
 
@@ -687,6 +695,9 @@ class XpuInterface(DeviceInterface):
     wakes_async_compile = staticmethod(lambda: True)
     runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = staticmethod(lambda device=None: False)
+    supports_tensor_descriptors = staticmethod(
+        lambda device=None: torch.xpu.is_available()
+    )
     max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(
@@ -762,7 +773,7 @@ class CpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
+    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features(_FUSED)
 
@@ -814,7 +825,7 @@ class MpsInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
+    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FUSED)
 
@@ -866,7 +877,7 @@ class TpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
+    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features()
 

@@ -2165,7 +2165,7 @@ def can_use_tma(
       * Inner dim size × itemsize is a multiple of 16
       * For 1-byte dtypes (e.g. FP8), inner dim ≥ 32
     """
-    from torch.utils._triton import has_triton_tma_device
+    from torch.utils._triton import _has_triton_tma_for_device
 
     from .virtualized import V
 
@@ -2275,7 +2275,7 @@ def can_use_tma(
         return True
 
     return (
-        has_triton_tma_device()
+        all(_has_triton_tma_for_device(m.get_device()) for m in matrices)
         and all(_is_tma_compatible_matrix(m) for m in matrices)
         and _is_tma_compatible_layout(output_layout)
     )

@@ -169,6 +169,30 @@ def has_triton_tma_device() -> bool:
     return False
 
 
+@_registry_cache
+def _has_triton_tma_for_device(device: Any) -> bool:
+    """``has_triton_tma_device()`` for an in-tree ``device``; for the PrivateUse1
+    device, whether its interface's ``supports_tensor_descriptors(device)`` and
+    Triton has ``tl.make_tensor_descriptor``."""
+    import torch
+
+    if device is None or device.type != torch._C._get_privateuse1_backend_name():
+        return has_triton_tma_device()
+    from torch._dynamo import device_interface
+
+    try:
+        interface = device_interface.get_interface_for_device(device.type)
+    except NotImplementedError:
+        return False
+    if not device_interface._safe_probe(interface, "supports_tensor_descriptors", device):
+        return False
+    try:
+        from triton.language import make_tensor_descriptor  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 @functools.cache
 def has_datacenter_blackwell_tma_device() -> bool:
     import torch

@@ -1,7 +1,8 @@
 """GEMM-side cases for the Triton variant of ``extension_device``, run in
 Triton's interpreter: the lowering choices that ask the device's record
-(``BackendFeature.MM_OUT_DTYPE``, ``NATIVE_MATMUL``, ``MIX_ORDER_REDUCTION``
-and ``DeviceInterface.max_autotune_gemm_min_sms``), each compared with eager.
+(``BackendFeature.MM_OUT_DTYPE``, ``NATIVE_MATMUL``, ``MIX_ORDER_REDUCTION``,
+``DeviceInterface.max_autotune_gemm_min_sms`` and
+``supports_tensor_descriptors``), each compared with eager.
 
 ``TRITON_INTERPRET=1`` must be set before triton is imported:
 ``test_gemm_device_gates.py`` runs :func:`run_cases` in one fresh process.
@@ -35,10 +36,11 @@ register(DEVICE)
 
 
 class GemmTritonDeviceInterface(ExtensionTritonDeviceInterface):
-    """The Triton variant, declaring the GEMM-side features of cuda and xpu
-    and Triton GEMM templates on its few multiprocessors."""
+    """The Triton variant, declaring the GEMM-side features of cuda and xpu,
+    Triton GEMM templates on its few multiprocessors and tensor descriptors."""
 
     max_autotune_gemm_min_sms = staticmethod(lambda: 1)
+    supports_tensor_descriptors = staticmethod(lambda device=None: True)
 
     @classmethod
     def backend_features(cls, device=None):
@@ -115,6 +117,21 @@ class TritonGemmCases(TestCase):
         self.assertEqual(metrics.codegen_mix_order_reduction, 1)
         for got, want in zip(actual, fn(x)):
             self.assertEqual(got.cpu(), want.cpu())
+
+    def test_tensor_descriptors(self):
+        x = _randn(32, 32)
+        fn = lambda x: x * 2 + 1  # noqa: E731
+        options = {"triton.use_tensor_descriptor": True, "assume_aligned_inputs": True}
+        for interface, declared in (
+            (GemmTritonDeviceInterface, True),
+            (ExtensionTritonDeviceInterface, False),
+        ):
+            torch._dynamo.reset()
+            register_triton_backend(DEVICE, interface)
+            with config.patch(options):
+                actual, (code,) = run_and_get_code(torch.compile(fn), x)
+            self.assertEqual(actual.cpu(), fn(x).cpu())
+            self.assertEqual("tl.make_tensor_descriptor" in code, declared, interface.__name__)
 
 
 def run_cases() -> int:

@@ -37,6 +37,7 @@ from torch.utils._sympy.functions import (
     TruncToInt,
 )
 from torch.utils._triton import (
+    _has_triton_tma_for_device,
     get_triton_backend_name,
     get_triton_version,
     has_triton_package,
@@ -2803,6 +2804,9 @@ class TMACompatibilityChecker:
     ) -> bool:
         if self.force:
             return True
+        device = V.graph.get_current_device_or_throw()
+        # The PrivateUse1 device asks its interface, with CUDA's alignment rule.
+        out_of_tree = device.type == torch._C._get_privateuse1_backend_name()
         if not (
             (
                 (
@@ -2811,9 +2815,14 @@ class TMACompatibilityChecker:
                     and config.assume_aligned_inputs
                 )
                 or V.graph.get_current_device_or_throw().type == "xpu"
+                or (out_of_tree and config.assume_aligned_inputs)
             )
             and config.triton.use_tensor_descriptor
-            and has_triton_stable_tma_api()
+            and (
+                _has_triton_tma_for_device(device)
+                if out_of_tree
+                else has_triton_stable_tma_api()
+            )
             # For CUDA The base ptr needs to be aligned
         ):
             log.debug(
