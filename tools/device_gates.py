@@ -444,9 +444,11 @@ VERDICTS: list[Verdict] = [
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     # ---- Inductor: left, with the 2.13 site -----------------------------
-    L("_inductor/utils.py", "can_use_tma*", "xpu", "TMA compatibility keyed on xpu", "S6"),
-    L("_inductor/codegen/triton.py", "TMACompatibilityChecker.can_use_tma", "*",
-      "TMA asks cuda capability or xpu (outside the map, with S6)", "S6"),
+    D("_inductor/utils.py", "can_use_tma*", "xpu",
+      "Intel's own tensor-descriptor layout rules; other devices take CUDA's", "S6"),
+    R("_inductor/codegen/triton.py", "TMACompatibilityChecker.can_use_tma", "*",
+      "in-tree names keep stock's answer; the PrivateUse1 device asks "
+      "supports_tensor_descriptors", "S6"),
     L("_inductor/utils.py", "is_triton_fp8_dtype_supported", "cuda",
       "only cuda's fp8 support asked", "S12"),
     L("_inductor/utils.py", "device_supports_fp64", "xpu", "only xpu asked about fp64", "S11"),
@@ -579,7 +581,10 @@ REPLACED = frozenset(
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
 NOT_REPLACED: dict[str, tuple[str, str]] = {
-    "S6": ("P", "has_triton_tma_device, stable TMA API, Blackwell: cuda capability / torch.xpu"),
+    "S6": ("P", "per device for PrivateUse1 in can_use_tma and TMACompatibilityChecker"
+                " (supports_tensor_descriptors); has_triton_tma_device, the stable TMA API"
+                " (templates' TMA_EXPERIMENTAL_API) and Blackwell stay process-wide on cuda"
+                " capability / torch.xpu"),
     "S10": ("P", "get_max_numwarps, flex-decoding SM count, _is_sm7x_or_older_gpu: torch.cuda/xpu"),
     "S18": ("P", "MOD_SKIPLIST unchanged: the python-backend dummy module is skipped"),
     "S33": ("P", "backend-name lists: right only if the Scheduling subclasses Triton/Cpp"),
