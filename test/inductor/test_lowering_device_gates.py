@@ -4,7 +4,8 @@
 On the C++-scheduled ``extension_device``: a pointwise op over a 0-d cpu tensor
 and a device tensor runs on the device, and add-with-alpha, addcmul and addcdiv
 use a fused multiply-add exactly where ``DeviceInterface.eager_uses_fma`` says
-the device's eager kernels do.
+the device's eager kernels do; benchmark fusion skips its C++ kernels as it
+does cpu's.
 """
 
 import sys
@@ -88,6 +89,17 @@ class LoweringDeviceGateTests(TestCase):
                 self.assertEqual(count, 2 if fused else 0, code)
                 for got, want in zip(actual, expected):
                     self.assertEqual(got.cpu(), want.cpu())
+
+    def test_benchmark_fusion_skips_cpp_kernels(self):
+        register_compile_backend(DEVICE)
+        x = torch.randn(8, 16, device=DEVICE)
+
+        def fn(x):
+            return (x.sin() + 1).sum(1).cos()
+
+        with inductor_config.patch(benchmark_fusion=True, fx_graph_cache=False):
+            actual = torch.compile(fn)(x)
+        self.assertEqual(actual.cpu(), fn(x).cpu())
 
     def test_in_tree_answers_are_stock(self):
         # Stock: add-with-alpha on cuda without ROCm; addcmul on cuda and xpu;

@@ -5385,8 +5385,11 @@ class Scheduler:
         device = node_list_1[0].get_device()
         assert device
 
-        # don't support benchmark fusion for CPU C++ backend right now.
-        if device.type == "cpu" and config.cpu_backend != "triton":
+        # don't support benchmark fusion for the C++ backend right now.
+        if (
+            is_cpp_scheduled(device.type)
+            and get_current_backend(device.type) != "triton"
+        ):
             return FusionResult.fuse(True)
 
         node_list_2 = node2.get_nodes()
