@@ -452,8 +452,11 @@ VERDICTS: list[Verdict] = [
     L("_inductor/utils.py", "is_triton_fp8_dtype_supported", "cuda",
       "only cuda's fp8 support asked", "S12"),
     L("_inductor/utils.py", "device_supports_fp64", "xpu", "only xpu asked about fp64", "S11"),
-    L("_inductor/utils.py", "_use_template_for_cpu", "cpu", CPP_CPU + ": C++ GEMM templates"),
-    L("_inductor/utils.py", "use_triton_template", "cpu", CPP_CPU + ": C++ GEMM templates"),
+    L("_inductor/utils.py", "_use_template_for_cpu", "cpu", CPP_CPU + ": C++ GEMM templates"
+      " (host-ISA micro-kernels; benchmarking a non-cpu device's C++ choices goes to the"
+      " GPU benchmarker, S58)"),
+    L("_inductor/utils.py", "use_triton_template", "cpu",
+      "Triton GEMM templates on cpu (Triton's cpu backend)"),
     L("_inductor/utils.py", "use_scatter_fallback", "cpu", CPP_CPU, "S76"),
     L("_inductor/codecache.py", "get_kernel_bin_format", "*",
       "kernel binary format by name", "S46"),
@@ -538,10 +541,9 @@ VERDICTS: list[Verdict] = [
       "static launcher for cuda/hip/xpu", "S60"),
     L("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "*",
       "combo kernels skip cpu and mps by name"),
-    L("_inductor/scheduler.py", "Scheduler.speedup_by_fusion", "cpu",
-      CPP_CPU + ": the benchmark-fusion skip"),
     L("_inductor/select_algorithm.py", "AlgorithmSelectorCache.__call__", "cpu",
-      CPP_CPU + ": multi-template off for the C++ backend"),
+      CPP_CPU + ": multi-template off for the C++ backend (reached with several GEMM"
+      " choices only, which a C++-scheduled device does not get)"),
 ]
 
 
