@@ -22,6 +22,8 @@ from torch._dynamo.device_interface import (
     CudaInterface,
     DeviceInterface,
     MpsInterface,
+    MtiaInterface,
+    TpuInterface,
     XpuInterface,
 )
 from torch._inductor.utils import run_and_get_code
@@ -108,8 +110,13 @@ class LoweringDeviceGateTests(TestCase):
         for op in FMA_OPS:
             self.assertEqual(CudaInterface.eager_uses_fma(op), op in cuda_ops)
             self.assertEqual(XpuInterface.eager_uses_fma(op), op != "add")
-            for interface in (CpuInterface, MpsInterface, DeviceInterface):
+            for interface in (CpuInterface, MpsInterface, MtiaInterface, TpuInterface,
+                              DeviceInterface):
                 self.assertFalse(interface.eager_uses_fma(op))
+        # Each in-tree interface states its answer.
+        for interface in (CudaInterface, XpuInterface, CpuInterface, MpsInterface,
+                          MtiaInterface, TpuInterface):
+            self.assertIn("eager_uses_fma", vars(interface), interface.__name__)
 
 
 if __name__ == "__main__":

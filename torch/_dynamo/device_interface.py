@@ -592,6 +592,7 @@ class MtiaInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
+    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FOREACH, _FUSED)
 
@@ -774,6 +775,7 @@ class CpuInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
+    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features(_FUSED)
 
@@ -826,6 +828,7 @@ class MpsInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
+    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(_GPU, _FUSED)
 
@@ -878,6 +881,7 @@ class TpuInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
     supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
+    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
     backend_features = _features()
 
