@@ -1446,8 +1446,8 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
         device = device.type
     if not _device_initialized:
         _init_device_reg(lazy=True)
-    if device in device_interfaces:
-        return device_interfaces[device]
+    if (interface := _device_records.get(device, _NO_RECORD).interface) is not None:
+        return interface
     device_type = _device_type(device) if isinstance(device, str) else None
     if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
         _discover(device_type)
