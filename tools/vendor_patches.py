@@ -220,6 +220,22 @@ LOWERING = _ep("DeviceOperatorPolicy.lowering_overrides", _POLICY + "lowering_ov
 REALIZED = _ep("DeviceOperatorPolicy.realized_input_ops", _POLICY + "realized_input_ops", INDUCTOR)
 CONFIG = _ep("DeviceOperatorPolicy.config_defaults", _POLICY + "config_defaults", INDUCTOR)
 PASSES = _ep("DeviceOperatorPolicy.custom_passes", _POLICY + "custom_passes", INDUCTOR)
+# Joint-graph and post-grad passes run under the device's policy outside compile_fx too.
+GRAPH_PASSES = _ep("DeviceOperatorPolicy.custom_passes (joint-graph / post-grad)",
+                   _POLICY + "custom_passes", INDUCTOR, CUSTOM_BACKEND)
+CHOICES = _ep("DeviceInterface.get_inductor_choices", _DI + "get_inductor_choices")
+KERNEL_GRAPH = _ep("kernel_graph(nodes) from the device's Scheduling",
+                   "torch._inductor.codegen.kernel_graph.kernel_graph", INDUCTOR)
+_TK = "torch._inductor.codegen.triton.TritonKernel."
+TRITON_TYPES = _ep("TritonKernel.triton_compute_type / triton_store_type",
+                   _TK + "triton_compute_type", INDUCTOR)
+TRITON_PRINTER = _ep("TritonKernel.kexpr (the kernel's printer)", _TK + "kexpr", INDUCTOR)
+BLOCK_PTR = _ep("TritonKernel.block_ptr_options_cls", _TK + "block_ptr_options_cls", INDUCTOR)
+TRITON_IMPORTS = _ep("TritonScheduling.gen_common_triton_imports (the kernels' helpers)",
+                     "torch._inductor.codegen.triton.TritonScheduling.gen_common_triton_imports",
+                     INDUCTOR)
+TILE_SIZES = _ep("SIMDScheduling.is_good_size",
+                 "torch._inductor.codegen.simd.SIMDScheduling.is_good_size", INDUCTOR)
 CACHE_KEY = _ep("DeviceOperatorPolicy.cache_key_fields", _POLICY + "cache_key_fields", INDUCTOR)
 
 _CUSTOM_PASS_OPTIONS = (r"(pre_grad_custom_pass|joint_custom_p\w+|post_grad_custom_p\w+"
@@ -330,9 +346,14 @@ REPLACEMENTS: tuple[tuple[re.Pattern[str], EntryPoint], ...] = tuple(
          r"|fake_tensor\.torch_decomp_decompositions$", FAKE),
         (r"^torch\._inductor\.lowering\.lowerings$", LOWERING),
         (r"^torch\._inductor\.lowering\.needs_realized_inputs$", REALIZED),
+        (r"^torch\._inductor\.config\.(joint_custom_p\w+|post_grad_custom_p\w+)$", GRAPH_PASSES),
         (r"^torch\._inductor\.config\." + _CUSTOM_PASS_OPTIONS + r"$", PASSES),
+        (r"^torch\._inductor\.fx_passes\.(joint_graph|post_grad)\.(patterns|pass_patterns)$",
+         GRAPH_PASSES),
         (r"^torch\._inductor\.fx_passes\.(\w+\.)?(patterns|pass_patterns|POST_GRAD_PATTERNS)$",
          PASSES),
+        (r"^torch\._inductor\.choices\.InductorChoices\.can_fuse(_horizontal|_vertical)?$"
+         r"|^torch\._inductor\.choices\.InductorChoices\.score_fusion$", CHOICES),
         (r"^torch\._inductor\.config\.", CONFIG),
         (r"(FxGraphHashDetails|AOTAutogradCacheDetails)\.__init__$", CACHE_KEY),
     )
@@ -369,6 +390,24 @@ OVERRIDES: tuple[Override, ...] = (
              "from custom_passes instead"),
     Override("torch_npu/_inductor/deterministic_cache.py", r"", r"FxGraphHashDetails\._", CACHE_KEY,
              "marker attribute of the cache-key patch above"),
+    # Graph threading through IR creation, so that a graph codegen gets each kernel's
+    # FX graph (not get_reads: a realize policy, not the graph).
+    *(Override(path, r"", r"^torch\._inductor\.ir\.(?!BaseView\.get_reads$)", KERNEL_GRAPH,
+               "threads the kernel's FX graph through IR creation; the Scheduling asks "
+               "kernel_graph() for it")
+      for path in ("torch_npu/_inductor/codegen/ir_fx.py",
+                   "torch_npu/_inductor/ascend_npu_ir/ascend_npu_ir/npu/inductor_patch/ir.py")),
+    Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
+             r"\.triton_(compute|store)_type$", TRITON_TYPES, "the device kernel's types"),
+    Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
+             r"\.TritonPrinter\._print_\w+$", TRITON_PRINTER, "the device kernel's printer"),
+    Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
+             r"\.BlockPtrOptions\.\w+$", BLOCK_PTR, "the device kernel's block pointers"),
+    Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
+             r"\.CandidateTiling\.is_good_size$", TILE_SIZES, "the device Scheduling's tile sizes"),
+    Override("torch_npu/_inductor/triton_experimental/npu_triton_helpers.py", r"",
+             r"^torch\._inductor\.runtime\.triton_helpers\.(max2|min2)$", TRITON_IMPORTS,
+             "the device's kernels import its own helpers"),
     Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\.compile$", None,
              "lazy registration: the torch_dynamo_backends entry point serves; cpu fallback and "
              "failover: a backend returning a falling-back callable serves; the retry after "

@@ -173,15 +173,23 @@ class TestCountingRule(TestCase):
         self.assertEqual(v.entry, vp.IS_GPU)
         self.assertTrue(v.entry.reaches_route(v.route))
 
-    def test_custom_backend_pass_registration_is_not_replaced(self):
-        target = "torch._inductor.fx_passes.joint_graph.patterns"
-        on_custom = vp.classify(site("torch_npu/dynamo/torchair/passes.py", target,
+    def test_custom_backend_reaches_graph_passes_only(self):
+        # Joint-graph and post-grad passes run under the device's policy on a
+        # custom Dynamo backend's path as well; pre-grad passes and
+        # decompositions only through compile_fx.
+        joint = "torch._inductor.fx_passes.joint_graph.patterns"
+        on_custom = vp.classify(site("torch_npu/dynamo/torchair/passes.py", joint,
                                      kind="register"))
         self.assertEqual(on_custom.route, vp.CUSTOM_BACKEND)
-        self.assertFalse(on_custom.replaced)
-        self.assertIn("compile_fx", on_custom.reason)
-        on_inductor = vp.classify(site("torch_npu/_inductor/passes.py", target, kind="register"))
-        self.assertEqual(on_inductor.entry, vp.PASSES)
+        self.assertEqual(on_custom.entry, vp.GRAPH_PASSES)
+        on_inductor = vp.classify(site("torch_npu/_inductor/passes.py", joint, kind="register"))
+        self.assertEqual(on_inductor.entry, vp.GRAPH_PASSES)
+        for target in ("torch._inductor.config.pre_grad_custom_pass",
+                       "torch._inductor.decomposition.decompositions"):
+            with self.subTest(target):
+                v = vp.classify(site("torch_npu/dynamo/torchair/passes.py", target, kind="mutate"))
+                self.assertFalse(v.replaced)
+                self.assertIn("compile_fx", v.reason)
 
     def test_custom_backend_decomposition_edit_is_not_replaced(self):
         target = "torch._inductor.decomposition.decompositions"
@@ -267,11 +275,12 @@ class TestInventory(TestCase):
                     self.assertIsNotNone(resolve(v.entry.ref))
                     self.assertTrue(v.entry.reaches_route(v.route))
 
-    def test_no_policy_entry_point_on_a_custom_backend(self):
+    def test_custom_backend_sites_replaced_only_by_what_reaches_them(self):
         for report in self.reports.values():
             for s, v in report.verdicts.items():
                 if v.route == vp.CUSTOM_BACKEND and v.replaced:
-                    self.assertIn(vp.ANY, v.entry.reaches, s)
+                    self.assertTrue(vp.ANY in v.entry.reaches
+                                    or v.entry is vp.GRAPH_PASSES, s)
 
     def test_replaced_config_writes_are_per_device_defaults(self):
         from torch._inductor import config
