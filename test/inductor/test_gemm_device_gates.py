@@ -48,6 +48,12 @@ class FewSmsInterface(ExtensionTritonDeviceInterface):
     max_autotune_gemm_min_sms = staticmethod(lambda: 1)
 
 
+class BrokenSmsInterface(ExtensionTritonDeviceInterface):
+    @staticmethod
+    def max_autotune_gemm_min_sms():
+        raise RuntimeError("no count yet")
+
+
 class GemmDeviceGateTests(TestCase):
     def setUp(self):
         super().setUp()
@@ -79,6 +85,11 @@ class GemmDeviceGateTests(TestCase):
         self.assertEqual(logs.records[0].min_sms, 68)
         register_triton_backend(DEVICE, FewSmsInterface)
         self.assertTrue(is_big_gpu(device))
+        # A hook that raises keeps the default, logged once.
+        register_triton_backend(DEVICE, BrokenSmsInterface)
+        with self.assertLogs("torch._dynamo.device_interface", logging.WARNING) as logs:
+            self.assertFalse(is_big_gpu(device))
+        self.assertIn("BrokenSmsInterface.max_autotune_gemm_min_sms", logs.output[0])
 
     def test_out_dtype_refusal_names_the_feature(self):
         register_compile_backend(DEVICE)

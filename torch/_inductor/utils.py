@@ -2005,7 +2005,8 @@ def is_big_gpu(index_or_device: int | torch.device = 0) -> bool:
             return False
         return True
 
-    min_sms = get_interface_for_device(device).max_autotune_gemm_min_sms()
+    interface = get_interface_for_device(device)
+    min_sms = _safe_probe(interface, "max_autotune_gemm_min_sms", default=68)
     avail_sms = prop.multi_processor_count
     if avail_sms < min_sms:
         log.warning(
