@@ -443,6 +443,7 @@ VERDICTS: list[Verdict] = [
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
+    R("_inductor/codecache.py", "_is_glue", "cpu", INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     # ---- Inductor: left, with the 2.13 site -----------------------------
     D("_inductor/utils.py", "can_use_tma*", "xpu",
       "Intel's own tensor-descriptor layout rules; other devices take CUDA's", "S6"),
