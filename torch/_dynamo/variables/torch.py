@@ -932,12 +932,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         )
         from .builder import wrap_fx_proxy, wrap_fx_proxy_cls
 
-        device_handled = trace_rules._device_tables().handled
-        device_exchange_fns = {
-            **device_handled["exchange_device"],
-            **device_handled["maybe_exchange_device"],
-        }
-
         @register(*tracing_state_functions())
         def handle_tracing_state_functions(
             self,
@@ -1541,7 +1535,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                 device_interface.stream
                 for _, device_interface in get_registered_device_interfaces()
             )
-            | device_handled["stream"]
         )
         def handle_device_interface_stream(
             self, tx: "InstructionTranslatorBase", stream: "StreamVariable"
@@ -2301,18 +2294,13 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                 source = CallFunctionNoArgsSource(self.source)
                 install_guard(source.make_guard(GuardBuilder.ID_MATCH))
             # `module` is `torch.<device type>`, whatever its __name__ says
-            attr = module.__name__.rsplit(".", maxsplit=1)[-1]
-            device_type = torch.device(device or torch._C._get_accelerator()).type
-            if getattr(torch, device_type, None) is module:
-                attr = device_type
-            new_source = AttrSource(ImportSource("torch"), attr)
+            new_source = AttrSource(ImportSource("torch"), _module_attr(module, device))
             return VariableTracker.build(tx, module, new_source)
 
         @register(
             torch.accelerator.current_stream,
             torch.cuda.current_stream,
             torch.xpu.current_stream,
-            *device_handled["current_stream"],
         )
         def handle_current_stream(
             self,
@@ -2350,9 +2338,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         stream_var.user_object_index,
                         source=stream_var.source,
                     )
-                elif self.value in device_handled["current_stream"]:
-                    device_type = device_handled["current_stream"][self.value]
-                    stream_var = _typed_device_stream(stream_var, device_type)
                 return stream_var
             except Exception as e:
                 unimplemented(
@@ -2368,7 +2353,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             torch.xpu.synchronize: "xpu",
             torch.mps.synchronize: "mps",
             torch.cpu.synchronize: "cpu",
-            **device_handled["synchronize"],
         }
 
         @register(
@@ -2377,7 +2361,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             torch.xpu.synchronize,
             torch.mps.synchronize,
             torch.cpu.synchronize,
-            *device_handled["synchronize"],
         )
         def handle_synchronize(
             self,
@@ -2402,10 +2385,6 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         )
                     device_type = accelerator.type
                 device = torch.device(device_type)
-                if self.value in device_handled["synchronize"]:
-                    # Like the eager call, synchronize the current device.
-                    module = _device_module(device_type, guard=True)
-                    device = torch.device(device_type, module.current_device())
 
             # CPU synchronize is a no-op, skip emitting the op
             if device.type == "cpu":
@@ -2650,13 +2629,12 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             kwargs: dict[str, VariableTracker],
             fn: Callable[[int], int | None],
         ) -> VariableTracker:
-            device_type = device_exchange_fns.get(fn, "cuda")
             if len(args) != 1 or kwargs:
                 raise_type_error(
                     tx,
                     f"{fn.__name__} takes exactly one argument ({len(args)} given)",
                 )
-            module = _device_module(device_type, "set_device", guard=True)
+            module = _exchange_device_module(fn)
             arg = args[0].as_python_constant()
             prev = fn(arg)
             tx.output.create_node(
@@ -2675,9 +2653,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             *args: VariableTracker,
             **kwargs: VariableTracker,
         ) -> VariableTracker:
-            return exchange_device_helper(
-                tx, list(args), kwargs, torch.cuda._exchange_device
-            )
+            return exchange_device_helper(tx, list(args), kwargs, self.value)
 
         @register(torch.cuda._maybe_exchange_device)
         def handle_maybe_exchange_device(
@@ -2686,20 +2662,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             *args: VariableTracker,
             **kwargs: VariableTracker,
         ) -> VariableTracker:
-            return exchange_device_helper(
-                tx, list(args), kwargs, torch.cuda._maybe_exchange_device
-            )
-
-        if device_exchange_fns:
-
-            @register(*device_exchange_fns)
-            def handle_device_exchange_device(
-                self, tx: "InstructionTranslatorBase", *args: Any, **kwargs: Any
-            ) -> VariableTracker:
-                return exchange_device_helper(tx, list(args), kwargs, self.value)
-
-        if device_handled["set_device"]:
-            register(*device_handled["set_device"])(_handle_device_set_device)
+            return exchange_device_helper(tx, list(args), kwargs, self.value)
 
         @register(torch._dynamo.decorators.override_optimization_hint)
         def handle_override_optimization_hint(
@@ -3083,7 +3046,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                             )
             return None
 
-        return handlers
+        return _add_device_handlers(handlers)
 
     def call_function(
         self,
@@ -3107,10 +3070,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             args, kwargs
         ):
             # constant fold functions need to be guarded.
-            if (
-                self.value in constant_fold_functions_need_guards
-                or self.value in trace_rules._device_tables().constant_fold_need_guards
-            ):
+            if _constant_fold_needs_guards(self.value):
                 if self.source is None:
                     raise AssertionError(
                         "Expected source to be set for constant fold function needing guards"
@@ -4022,6 +3982,66 @@ For now, dynamo will explicitly graph break when it encounters user code with th
         if not isinstance(other, VariableTracker):
             return False
         return self.as_python_constant() == other.as_python_constant()
+
+
+def _constant_fold_needs_guards(fn: Any) -> bool:
+    """Whether constant-folding `fn` needs a guard on its result."""
+    return (
+        fn in constant_fold_functions_need_guards
+        or fn in trace_rules._device_tables().constant_fold_need_guards
+    )
+
+
+def _add_device_handlers(
+    handlers: dict[Callable[..., Any], Callable[..., Any]],
+) -> dict[Callable[..., Any], Callable[..., Any]]:
+    """`handlers` plus those of the out-of-tree devices' runtime functions."""
+    handled = trace_rules._device_tables().handled
+    current_stream = handlers[torch.cuda.current_stream]
+    synchronize = handlers[torch.cuda.synchronize]
+
+    def handle_device_current_stream(
+        self: Any, tx: Any, *args: Any, **kwargs: Any
+    ) -> VariableTracker:
+        stream_var = current_stream(self, tx, *args, **kwargs)
+        return _typed_device_stream(stream_var, handled["current_stream"][self.value])
+
+    def handle_device_synchronize(
+        self: Any, tx: Any, *args: Any, **kwargs: Any
+    ) -> VariableTracker:
+        if not args and "device" not in kwargs:
+            # Like the eager call, synchronize the current device.
+            device_type = handled["synchronize"][self.value]
+            index = _device_module(device_type, guard=True).current_device()
+            args = (ConstantVariable.create(f"{device_type}:{index}"),)
+        return synchronize(self, tx, *args, **kwargs)
+
+    for kind, handler in (
+        ("stream", handlers[torch.cuda.stream]),
+        ("current_stream", handle_device_current_stream),
+        ("synchronize", handle_device_synchronize),
+        ("exchange_device", handlers[torch.cuda._exchange_device]),
+        ("maybe_exchange_device", handlers[torch.cuda._exchange_device]),
+        ("set_device", _handle_device_set_device),
+    ):
+        for fn in handled[kind]:
+            handlers.setdefault(fn, handler)
+    return handlers
+
+
+def _module_attr(module: Any, device: Any) -> str:
+    """The attribute of `torch` that is `module`, the device module of `device`."""
+    device_type = torch.device(device or torch._C._get_accelerator()).type
+    if getattr(torch, device_type, None) is module:
+        return device_type
+    return module.__name__.rsplit(".", maxsplit=1)[-1]
+
+
+def _exchange_device_module(fn: Callable[..., Any]) -> Any:
+    """The device module whose current device `fn`, an exchange_device, sets."""
+    handled = trace_rules._device_tables().handled
+    device_type = {**handled["exchange_device"], **handled["maybe_exchange_device"]}
+    return _device_module(device_type.get(fn, "cuda"), "set_device", guard=True)
 
 
 def _typed_device_stream(stream_var: StreamVariable, device: str) -> StreamVariable:
