@@ -634,6 +634,12 @@ def bound_builtin_method_descriptor(value: Any) -> Any | None:
     return inspect.getattr_static(owner, value.__name__, None)
 
 
+def _is_stream_context(value: object) -> bool:
+    """Whether `value` is a CUDA or out-of-tree device StreamContext."""
+    classes = trace_rules._device_tables().stream_context_classes
+    return isinstance(value, (torch.cuda.StreamContext, *classes))
+
+
 class _missing:
     pass
 
@@ -1504,9 +1510,7 @@ class VariableBuilder:
                 )
             self.install_guards(GuardBuilder.TYPE_MATCH)
             return TorchHigherOrderOperatorVariable.make(value, source=self.source)
-        elif isinstance(value, torch.cuda.StreamContext) or isinstance(
-            value, tuple(trace_rules._device_tables().stream_context_classes)
-        ):
+        elif _is_stream_context(value):
             self.install_guards(GuardBuilder.ID_MATCH)
             stream_source = AttrSource(self.source, "stream")
             stream_var = VariableBuilder(self.tx, stream_source)(value.stream)

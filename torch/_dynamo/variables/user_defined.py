@@ -362,11 +362,17 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 }
             )
         tables = trace_rules._device_tables()
-        _in_graph_class_list.update(tables.tensor_classes)
-        _in_graph_class_list.update(tables.stream_classes)
-        _in_graph_class_list.update(tables.event_classes)
+        _in_graph_class_list.update(
+            tables.tensor_classes, tables.stream_classes, tables.event_classes
+        )
 
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
+
+    @staticmethod
+    def _is_tensor_class(value: type[object], classes: Any) -> bool:
+        """Whether `value` is in `classes` or a PrivateUse1 typed tensor class."""
+        is_privateuse1 = UserDefinedClassVariable._is_privateuse1_tensor_class
+        return value in classes or is_privateuse1(value)
 
     @staticmethod
     def _is_privateuse1_tensor_class(value: type[object]) -> bool:
@@ -1090,15 +1096,21 @@ class UserDefinedClassVariable(UserDefinedVariable):
             return None
         from .ctx_manager import OutOfTreeDeviceVariable
 
-        device_vt = kwargs["device"] if kwargs else args[0]
+        device = self._device_argument(tx, kwargs["device"] if kwargs else args[0])
+        return OutOfTreeDeviceVariable.create(
+            tx, device_context_type, self.value, device
+        )
+
+    def _device_argument(
+        self, tx: "InstructionTranslatorBase", device_vt: VariableTracker
+    ) -> Any:
+        """The constant device argument of the device context class `self.value`."""
         if not device_vt.is_python_constant():
             raise_type_error(
                 tx,
                 f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
             )
-        return OutOfTreeDeviceVariable.create(
-            tx, device_context_type, self.value, device_vt.as_python_constant()
-        )
+        return device_vt.as_python_constant()
 
     def call_function(
         self,
@@ -1257,16 +1269,9 @@ class UserDefinedClassVariable(UserDefinedVariable):
             and len(args) == 1
             and (variable_cls := get_device_context_manager(self.value)) is not None
         ):
-            if not args[0].is_python_constant():
-                raise_type_error(
-                    tx,
-                    f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
-                )
-            return variable_cls.create(tx, args[0].as_python_constant())
-        elif (
-            device_context := self._call_device_context_class(tx, args, kwargs)
-        ) is not None:
-            return device_context
+            return variable_cls.create(tx, self._device_argument(tx, args[0]))
+        elif (ctx := self._call_device_context_class(tx, args, kwargs)) is not None:
+            return ctx
         elif (
             issubclass(type(self.value), type)
             and hasattr(
@@ -1409,8 +1414,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 hints=graph_break_hints.SUPPORTABLE,
             )
         elif (
-            self.value in self._in_graph_classes()
-            or self._is_privateuse1_tensor_class(self.value)
+            self._is_tensor_class(self.value, self._in_graph_classes())
             or is_traceable_wrapper_subclass_type(self.value)
         ):
             # torch.LongTensor cannot accept a list of FakeTensors.
@@ -1419,10 +1423,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
             if (
                 np
-                and (
-                    self.value in tensortype_to_dtype
-                    or self._is_privateuse1_tensor_class(self.value)
-                )
+                and self._is_tensor_class(self.value, tensortype_to_dtype)
                 and len(args) == 1
                 and isinstance(args[0], ListVariable)
                 and len(args[0].items) > 1
