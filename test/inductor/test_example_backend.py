@@ -4,7 +4,7 @@ use it: installed into the environment (``tools/dev.py setup`` runs
 ``pip install -e docs/examples/toyacc``) and compiled for in a fresh
 interpreter, since it renames PrivateUse1, which a process can do once (this
 process uses the fake device).  Its scenarios compare Python- and C++-wrapper
-compiles, inference and training, with eager mode, and run the device report.
+compiles, inference and training, with eager mode.
 """
 
 import importlib.metadata
@@ -53,7 +53,6 @@ class TestExampleBackend(TestCase):
             "cpp_wrapper_training",
             "compile_option",
             "streams_in_compiled_code",
-            "device_report",
         ):
             self.assertIn(f"ok {scenario}\n", proc.stdout, output)
 
