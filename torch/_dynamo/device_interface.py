@@ -1343,10 +1343,7 @@ def _discover(
     def todo() -> list[Callable[[str], str | None]]:
         found = []
         for find, loader, any_device in _DISCOVERY_SOURCES:
-            if loader:
-                met = satisfied is None or satisfied()
-            else:
-                met = device in device_interfaces
+            met = (satisfied is None or satisfied()) if loader else device in device_interfaces
             miss = _discovery_misses.get((device, find))
             retry = miss is None or miss[:2] != (_registry_generation, module) or (
                 strict and miss[2]
