@@ -9,7 +9,7 @@
 Plumbing (each sets up only what it needs):
 
     setup                 create .venv and .venv-stock, overlay the series, build the device,
-                          install the example backend (docs/examples/toyacc) into .venv;
+                          install the guide's example backends (docs/examples/*) into .venv;
                           prints each step it takes and its time (a step done already: nothing)
     overlay | restore     lay the series over .venv's torch / put the pristine files back
     status                where each series file stands in .venv
@@ -45,8 +45,11 @@ from tools import envs, series, stack  # noqa: E402
 from tools.series import REPO, SeriesError  # noqa: E402
 
 BUILD = REPO / "build"
-# The example out-of-tree backend of the guide, installed into .venv.
-EXAMPLE_BACKEND = REPO / "docs" / "examples" / "toyacc"
+# The guide's worked examples (out-of-tree backends), installed into .venv:
+# name -> its runtime package, whose first import builds the C++ runtime into
+# $<NAME>_BUILD_DIR (build/<name>).
+EXAMPLES = {"toyacc": "torch_toyacc", "protacc": "torch_protacc", "tritonacc": "torch_tritonacc"}
+EXAMPLES_DIR = REPO / "docs" / "examples"
 
 
 def run_env() -> dict[str, str]:
@@ -58,7 +61,8 @@ def run_env() -> dict[str, str]:
     env["PYTHONSAFEPATH"] = "1"
     env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(BUILD / "inductor-cache"))
     env.setdefault("EXTENSION_DEVICE_BUILD_DIR", str(BUILD / "extension_device"))
-    env.setdefault("TOYACC_BUILD_DIR", str(BUILD / "toyacc"))
+    for name in EXAMPLES:
+        env.setdefault(f"{name.upper()}_BUILD_DIR", str(BUILD / name))
     return env
 
 
@@ -138,39 +142,41 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def install_example_backend(python: Path) -> None:
-    """``pip install -e`` the guide's example backend into .venv, as its README
+def install_example_backends(python: Path) -> None:
+    """``pip install -e`` each of the guide's examples into .venv, as its README
     says a backend author does in a development checkout (a real dist-info, so
     Inductor finds its ``torch_inductor_backends`` entry point), then build its
-    C++ runtime.  The install is redone only when its pyproject.toml or its
-    location changes; the runtime build (under build/toyacc) when the
-    package's files or the environment change."""
-    pyproject = EXAMPLE_BACKEND / "pyproject.toml"
-    wanted = hashlib.sha256(pyproject.read_bytes() + str(EXAMPLE_BACKEND).encode()).hexdigest()
-    _once(f"installing {_shown(EXAMPLE_BACKEND)} into .venv (editable)",
-          envs.PROJECT_ENV / ".toyacc-stamp", wanted,
-          lambda: subprocess.run(
-              [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-               "--no-deps", "--editable", str(EXAMPLE_BACKEND)],
-              check=True))
-    # Importing the package builds its runtime once (a fresh process: it
-    # renames PrivateUse1).
-    build_dir = Path(run_env()["TOYACC_BUILD_DIR"])
-    digest = _tree_digest(EXAMPLE_BACKEND / "torch_toyacc",
-                          extra=envs._wanted_stamp() + str(build_dir))
-    if not any(build_dir.glob("*.so")):
-        digest += "-missing"
-    _once(f"building the example backend's runtime (C++, into {_shown(build_dir)})",
-          build_dir / ".workbench-stamp", digest,
-          lambda: subprocess.run([str(python), "-c", "import torch_toyacc"], cwd=REPO,
-                                 env=run_env(), check=True))
+    C++ runtime.  An install is redone only when its pyproject.toml or its
+    location changes; a runtime build (under build/<name>) when the package's
+    files or the environment change."""
+    for name, package in EXAMPLES.items():
+        example = EXAMPLES_DIR / name
+        pyproject = example / "pyproject.toml"
+        wanted = hashlib.sha256(pyproject.read_bytes() + str(example).encode()).hexdigest()
+        _once(f"installing {_shown(example)} into .venv (editable)",
+              envs.PROJECT_ENV / f".{name}-stamp", wanted,
+              lambda example=example: subprocess.run(
+                  [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                   "--no-deps", "--editable", str(example)],
+                  check=True))
+        # Importing the package builds its runtime once (a fresh process: it
+        # renames PrivateUse1).
+        build_dir = Path(run_env()[f"{name.upper()}_BUILD_DIR"])
+        digest = _tree_digest(example / package, extra=envs._wanted_stamp() + str(build_dir))
+        if not any(build_dir.glob("*.so")):
+            digest += "-missing"
+        _once(f"building the {name} example's runtime (C++, into {_shown(build_dir)})",
+              build_dir / ".workbench-stamp", digest,
+              lambda package=package: subprocess.run(
+                  [str(python), "-c", f"import {package}"], cwd=REPO, env=run_env(),
+                  check=True))
 
 
 def setup() -> Path:
     python = project_python()
     stock_install()
     build_device(python)
-    install_example_backend(python)
+    install_example_backends(python)
     return python
 
 

@@ -694,7 +694,8 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     # The states' test durations stay out of the suite's record as well.
     builds = {
         "EXTENSION_DEVICE_BUILD_DIR": str(repo / "build" / "stack-builds" / "extension_device"),
-        "TOYACC_BUILD_DIR": str(repo / "build" / "stack-builds" / "toyacc"),
+        **{f"{name.upper()}_BUILD_DIR": str(repo / "build" / "stack-builds" / name)
+           for name in ("toyacc", "protacc", "tritonacc")},
         "WORKBENCH_TEST_DURATIONS": str(work_root / "test-durations.json"),
     }
     durations = _recorded_durations(repo)
