@@ -59,6 +59,16 @@ class DeviceReportTests(TestCase):
         )
         self.assertRegex(text, r"MLP inference +FAIL .*register_device_op_overrides")
 
+    def test_cpp_wrapper_program_needs_a_registered_cpp_wrapper(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        _, text = self.run_report()
+        self.assertRegex(text, r"training step \(SGD\) +FAIL")
+        self.assertRegex(
+            text, r"training step, cpp_wrapper=True +not applicable "
+            r"\(no C\+\+ wrapper registered for the device\)\n"
+        )
+
     def test_missing_codegen_backend_is_named(self):
         register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
         ok, text = self.run_report()

@@ -300,10 +300,15 @@ PROGRAMS = [
 
 
 def _run_programs(device: str, iface: Any, write: Callable[[str], None]) -> int:
+    from torch._inductor.codegen.common import get_wrapper_codegen_for_device
+
     failures = 0
     for name, program, options in PROGRAMS:
         if program is _stream and not (iface is not None and _probe(iface.exposes_streams) == "yes"):
             write(f"  {name:34} skipped: the device exposes no streams")
+            continue
+        if options.get("cpp_wrapper") and get_wrapper_codegen_for_device(device, True) is None:
+            write(f"  {name:34} not applicable (no C++ wrapper registered for the device)")
             continue
         torch._dynamo.reset()
         try:
