@@ -418,7 +418,7 @@ VERDICTS: list[Verdict] = [
     N("_inductor/ir.py", "Layout.__init__", "cpu", "pinned memory is host memory"),
     N("_inductor/ir.py", "DeviceCopy.create", "cpu", HOST),
     N("_inductor/lowering.py", "maybe_copy_cpu_scalar", "cpu", HOST),
-    N("_inductor/lowering.py", "make_pointwise.inner", "cpu",
+    N("_inductor/lowering.py", "_first_non_cpu_device", "cpu",
       "a 0-d cpu operand is a host scalar: the other operands' device runs the op"),
     N("_inductor/scheduler.py", "Scheduler.update_zero_dim_cpu_tensor", "cpu", HOST),
     N("_inductor/utils.py", "decode_device", "cpu,meta", HOST),

@@ -661,6 +661,15 @@ def _eager_uses_fma(device_type: str, op: str) -> bool:
     return _safe_probe(interface, "eager_uses_fma", op)
 
 
+def _first_non_cpu_device(inputs) -> torch.device | None:
+    """The device of the first input that is not on cpu, else the first input's:
+    a 0-d cpu operand does not decide the device of the others."""
+    return next(
+        (d for i in inputs if (d := i.get_device()) is not None and d.type != "cpu"),
+        inputs[0].get_device(),
+    )
+
+
 def _add_with_alpha_fma(a, b, alpha):
     """Compute a + alpha * b using FMA for CUDA floating-point precision."""
     dtype = get_promoted_dtype(
@@ -820,15 +829,7 @@ def make_pointwise(
                     device = i.get_device()
                     break
             if not device:
-                # A 0-d cpu operand does not decide the device of the others.
-                device = next(
-                    (
-                        d
-                        for i in inputs
-                        if (d := i.get_device()) is not None and d.type != "cpu"
-                    ),
-                    inputs[0].get_device(),
-                )
+                device = _first_non_cpu_device(inputs)
 
         # pyrefly: ignore [unbound-name]
         device = override_device or device
