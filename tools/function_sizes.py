@@ -10,7 +10,8 @@ A function or method is named by its dotted path (``Class.method``,
 (decorators excluded).  It is listed when it is longer than the limit
 (default 80) and either stock has no function of that name or stock's is
 shorter.  A function stock already had over the limit is listed only while
-the series makes it longer.
+the series makes it longer by more than ``SLACK`` lines (a wrapped line, an
+added import-like line), which does not change its shape.
 
 The exit status is 1 when a function is listed.  Standard library only.
 """
@@ -28,6 +29,8 @@ from tools.device_gates import stock_torch_root  # noqa: E402
 from tools.series import REPO, series_files  # noqa: E402
 
 LIMIT = 80
+#: Lines a function stock already had over the limit may grow by.
+SLACK = 1
 
 
 def function_sizes(source: str, filename: str = "<source>") -> dict[str, int]:
@@ -50,6 +53,11 @@ def function_sizes(source: str, filename: str = "<source>") -> dict[str, int]:
     return sizes
 
 
+def _allowed(stock: int | None, limit: int) -> int:
+    """The most lines a function may have, given its stock length (None: new)."""
+    return stock + SLACK if stock is not None and stock > limit else limit
+
+
 def oversized(series: str, stock: str | None, limit: int = LIMIT,
               filename: str = "<source>") -> list[tuple[str, int | None, int]]:
     """``(name, stock lines or None, series lines)`` of each function of
@@ -58,7 +66,7 @@ def oversized(series: str, stock: str | None, limit: int = LIMIT,
     return [
         (name, before.get(name), n)
         for name, n in function_sizes(series, filename).items()
-        if n > limit and n > before.get(name, 0)
+        if n > limit and n > _allowed(before.get(name), limit)
     ]
 
 
