@@ -324,6 +324,20 @@ def log_dynamo_start(code: CodeType, skip: int = 0) -> list[str]:
     return stack_strings
 
 
+@contextlib.contextmanager
+def _preserve_device_rng_states() -> Generator[None, None, None]:
+    """Restores, on exit, the generator of every registered out-of-tree device
+    that has one, as `preserve_global_state` restores cuda's."""
+    with torch._C.DisableTorchFunction():
+        states = [(module, module.get_rng_state()) for module in _rng_device_modules()]
+    try:
+        yield
+    finally:
+        with torch._C.DisableTorchFunction():
+            for module, state in states:
+                module.set_rng_state(state)
+
+
 def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
     """
     Context manager to:
@@ -361,11 +375,6 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
             if torch.cuda.is_available():
                 with torch._C.DisableTorchFunction():
                     cuda_rng_state = torch.cuda.get_rng_state()
-            with torch._C.DisableTorchFunction():
-                device_rng_states = [
-                    (module, module.get_rng_state())
-                    for module in _rng_device_modules()
-                ]
             cuda_matmul_fp32_prec = torch._C._get_fp32_precision_getter(
                 "cuda", "matmul"
             )
@@ -376,6 +385,7 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
             exit_stack.enter_context(
                 torch.fx._symbolic_trace._maybe_revert_all_patches()
             )
+            exit_stack.enter_context(_preserve_device_rng_states())
             reset_user_object_tracking()
             try:
                 return fn(*args, **kwargs)
@@ -397,9 +407,6 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
                 if cuda_rng_state is not None:
                     with torch._C.DisableTorchFunction():
                         torch.cuda.set_rng_state(cuda_rng_state)
-                with torch._C.DisableTorchFunction():
-                    for module, state in device_rng_states:
-                        module.set_rng_state(state)
                 torch._C._set_fp32_precision_setter(
                     "cuda", "matmul", cuda_matmul_fp32_prec
                 )
@@ -547,9 +554,13 @@ def _device_dynamo_config(frame: DynamoFrameType) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _device_config_patch(changes: dict[str, Any]) -> Generator[None, None, None]:
-    """Sets `changes` as if unset by the user again afterwards (`config.patch`
-    would leave the prior values set)."""
+def _device_config_patch(frame: DynamoFrameType) -> Generator[None, None, None]:
+    """Sets the Dynamo options of the frame's device (`_device_dynamo_config`)
+    as if unset by the user again afterwards (`config.patch` would leave the
+    prior values set)."""
+    if not (changes := _device_dynamo_config(frame)):
+        yield
+        return
     revert = config._make_closure_patcher(**changes)()
     try:
         yield
@@ -824,9 +835,6 @@ class ConvertFrameAssert:
                 skip_reason="tracing is non-recursively disabled for this frame",
             )
 
-        # The frame's device's Dynamo options; a per-call recompile_limit wins.
-        device_config = _device_dynamo_config(frame)
-
         global initial_global_state
         # Save the previous initial_global_state to handle nested compilations
         # (e.g., compiled autograd running during graph execution can trigger
@@ -865,12 +873,8 @@ class ConvertFrameAssert:
                 if self._recompile_limit is not None
                 else contextlib.nullcontext()
             )
-            device_ctx = (
-                _device_config_patch(device_config)
-                if device_config
-                else contextlib.nullcontext()
-            )
-            with compile_ctx, device_ctx, recompile_ctx:
+            # The frame's device's Dynamo options; a per-call recompile_limit wins.
+            with compile_ctx, _device_config_patch(frame), recompile_ctx:
                 result = _compile(
                     frame.f_code,
                     frame.f_globals,
