@@ -2662,7 +2662,9 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             *args: VariableTracker,
             **kwargs: VariableTracker,
         ) -> VariableTracker:
-            return exchange_device_helper(tx, list(args), kwargs, self.value)
+            return exchange_device_helper(
+                tx, list(args), kwargs, torch.cuda._maybe_exchange_device
+            )
 
         @register(torch._dynamo.decorators.override_optimization_hint)
         def handle_override_optimization_hint(
@@ -3996,15 +3998,28 @@ def _add_device_handlers(
     handlers: dict[Callable[..., Any], Callable[..., Any]],
 ) -> dict[Callable[..., Any], Callable[..., Any]]:
     """`handlers` plus those of the out-of-tree devices' runtime functions."""
-    handled = trace_rules._device_tables().handled
+    tables = trace_rules._device_tables()
+    handled = tables.handled
     current_stream = handlers[torch.cuda.current_stream]
     synchronize = handlers[torch.cuda.synchronize]
 
     def handle_device_current_stream(
         self: Any, tx: Any, *args: Any, **kwargs: Any
     ) -> VariableTracker:
+        # typed as the Stream class of the device's interface
         stream_var = current_stream(self, tx, *args, **kwargs)
-        return _typed_device_stream(stream_var, handled["current_stream"][self.value])
+        device = handled["current_stream"][self.value]
+        stream_classes = tables.stream_classes
+        cls = next((c for c, d in stream_classes.items() if d == device), None)
+        if cls is None or stream_var.python_type() is cls:
+            return stream_var
+        return StreamVariable(
+            stream_var.proxy,
+            stream_var.value,
+            stream_var.user_object_index,
+            stream_type=cls,
+            source=stream_var.source,
+        )
 
     def handle_device_synchronize(
         self: Any, tx: Any, *args: Any, **kwargs: Any
@@ -4042,21 +4057,6 @@ def _exchange_device_module(fn: Callable[..., Any]) -> Any:
     handled = trace_rules._device_tables().handled
     device_type = {**handled["exchange_device"], **handled["maybe_exchange_device"]}
     return _device_module(device_type.get(fn, "cuda"), "set_device", guard=True)
-
-
-def _typed_device_stream(stream_var: StreamVariable, device: str) -> StreamVariable:
-    """`stream_var` typed as the `Stream` class of `device`'s interface."""
-    stream_classes = trace_rules._device_tables().stream_classes
-    cls = next((c for c, d in stream_classes.items() if d == device), None)
-    if cls is None or stream_var.python_type() is cls:
-        return stream_var
-    return StreamVariable(
-        stream_var.proxy,
-        stream_var.value,
-        stream_var.user_object_index,
-        stream_type=cls,
-        source=stream_var.source,
-    )
 
 
 def _handle_device_set_device(
