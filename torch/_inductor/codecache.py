@@ -3746,6 +3746,12 @@ def _resolve_needs_vec_isa(
     return any(marker in source for marker in _VEC_ISA_CPP_SOURCE_MARKERS)
 
 
+def _is_glue(device_type: str) -> bool:
+    """Whether the C++ code of `device_type` is glue, its kernels compiled elsewhere."""
+    base_device_type = device_type.split(":", maxsplit=1)[0]
+    return device_type != "cpu" and not is_cpp_scheduled(base_device_type)
+
+
 @clear_on_fresh_cache
 class CppCodeCache:
     """Compiles and caches C++ libraries.  Users of this class supply the source code to
@@ -3837,9 +3843,7 @@ class CppCodeCache:
         # optimized_code argument is empty (as a micro-optimization).
         # On GPU the C++ wrapper is just glue — the real kernels are compiled
         # separately by Triton/CUDA.  Always use -O1 to cut compile time.
-        min_optimize = optimized_code is not None or (
-            device_type != "cpu" and not is_cpp_scheduled(base_device_type)
-        )
+        min_optimize = optimized_code is not None or _is_glue(device_type)
         main_build_option = CppTorchDeviceOptions(
             compile_only=bool(optimized_code),
             min_optimize=min_optimize,

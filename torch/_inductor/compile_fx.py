@@ -997,8 +997,7 @@ def _compile_fx_inner(
     fx_graph_remote_cache = should_use_remote_fx_graph_cache()
 
     # Check if the registered backend(s) support caching.
-    devices = get_all_devices(gm)
-    init_backend_registration(devices)
+    init_backend_registration(devices := get_all_devices(gm))
     backends_support_caching = all(
         backend.supports_caching
         for backend in (
@@ -3012,15 +3011,23 @@ def _maybe_wrap_and_compile_fx_main(
         # (which are pre-flattened)
         return flatten_graph_inputs(model_, example_inputs_, compile_gm)
 
+    if isinstance(model_, GraphModule):
+        _pin_devices_selected_in_graph(model_)
+    # The operator policy decides this compile's decompositions and lowerings.
+    operator_policy = _graph_operator_policy(model_, example_inputs_)
+    if operator_policy is not None:
+        get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
+
     # Finally do the actual work!
-    return _compile_fx_main(
-        model_,
-        example_inputs_,
-        inner_compile,
-        ignore_shape_env,
-        get_decomp_fn=get_decomp_fn,
-        compile_region_name=compile_region_name,
-    )
+    with operator_policy_scope(operator_policy):
+        return _compile_fx_main(
+            model_,
+            example_inputs_,
+            inner_compile,
+            ignore_shape_env,
+            get_decomp_fn=get_decomp_fn,
+            compile_region_name=compile_region_name,
+        )
 
 
 def _compile_fx_main(
@@ -3060,14 +3067,6 @@ def _compile_fx_main(
         num_example_inputs = len(example_inputs_)
 
         compiler_config_extra = create_compiler_config_extra(model_)
-
-        if isinstance(model_, GraphModule):
-            _pin_devices_selected_in_graph(model_)
-
-        # The operator policy decides this compile's decompositions and lowerings.
-        operator_policy = _graph_operator_policy(model_, example_inputs_)
-        if operator_policy is not None:
-            get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
 
         decompositions = get_decomp_fn()
         inner_compile = functools.partial(inner_compile, get_decomp_fn=get_decomp_fn)
@@ -3217,7 +3216,6 @@ def _compile_fx_main(
                 unlift_effect_tokens=True,
                 selective_decompose=config.selective_decompose,
             ),
-            operator_policy_scope(operator_policy),
         ):
             try:
                 return dynamo_common.aot_autograd(

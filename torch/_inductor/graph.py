@@ -136,6 +136,7 @@ if TYPE_CHECKING:
 
     from .codegen.wrapper import PythonWrapperCodegen
     from .dependencies import Dep
+    from .device_operator_policy import DeviceOperatorPolicy
     from .scheduler import BaseSchedulerNode
 
     CompiledModule = ModuleType | FileBackedGraphModule
@@ -393,7 +394,6 @@ class GraphLowering(torch.fx.Interpreter):
     ) -> None:
         super().__init__(gm)
         self.get_decomp_fn = get_decomp_fn
-        self.operator_policy = operator_policy_of(get_decomp_fn)
         self.example_inputs = example_inputs
         self.layout_opt = (
             layout_opt
@@ -720,6 +720,18 @@ class GraphLowering(torch.fx.Interpreter):
                 pass
             self.dep_size_hint_cache[(dep, count_bytes)] = res
         return self.dep_size_hint_cache[(dep, count_bytes)]
+
+    @functools.cached_property
+    def operator_policy(self) -> DeviceOperatorPolicy | None:
+        """The operator policy that ``get_decomp_fn`` carries, if any."""
+        return operator_policy_of(self.get_decomp_fn)
+
+    def _needs_realized_inputs(self, user: torch.fx.Node) -> bool:
+        """Whether ``user`` needs its inputs realized."""
+        policy = self.operator_policy
+        return user.target in needs_realized_inputs or (
+            policy is not None and policy.realizes_inputs(user)
+        )
 
     def get_current_device_or_throw(self) -> torch.device:
         if device := self.current_device:
@@ -2043,10 +2055,7 @@ class GraphLowering(torch.fx.Interpreter):
             num_users = len(OrderedSet(n.users))
             if num_users > 1 and isinstance(result, TensorBox):
                 for user in n.users:
-                    if user.target in needs_realized_inputs or (
-                        self.operator_policy is not None
-                        and self.operator_policy.realizes_inputs(user)
-                    ):
+                    if self._needs_realized_inputs(user):
                         result.realize_hint()
                         # This inclusion is somewhat controversial (from
                         # discussion between Horace, Natalia, and Elias).
@@ -2822,7 +2831,10 @@ class SubgraphLowering(GraphLowering):
     def __init__(self, parent: GraphLowering, *args: Any, **kwargs: Any) -> None:
         self.parent = parent
         super().__init__(*args, **kwargs)
-        self.operator_policy = parent.operator_policy
+
+    @property
+    def operator_policy(self) -> DeviceOperatorPolicy | None:  # type: ignore[override]
+        return self.parent.operator_policy
 
     def init_wrapper_code(
         self,

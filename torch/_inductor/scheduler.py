@@ -4070,6 +4070,13 @@ def _device_choices(device_type: str) -> InductorChoices | None:
     return None
 
 
+def _is_cpp_backend(device_type: str) -> bool:
+    """Whether Inductor's C++ backend generates the kernels of `device_type`."""
+    if not is_cpp_scheduled(device_type):
+        return False
+    return get_current_backend(device_type) != "triton"
+
+
 def _fusion_choices(device: torch.device | None) -> InductorChoices:
     """What the scheduler asks about fusing nodes on ``device``: the device's own
     choices, else ``V.choices``."""
@@ -5385,11 +5392,8 @@ class Scheduler:
         device = node_list_1[0].get_device()
         assert device
 
-        # don't support benchmark fusion for the C++ backend right now.
-        if (
-            is_cpp_scheduled(device.type)
-            and get_current_backend(device.type) != "triton"
-        ):
+        # don't support benchmark fusion for CPU C++ backend right now.
+        if _is_cpp_backend(device.type):
             return FusionResult.fuse(True)
 
         node_list_2 = node2.get_nodes()
@@ -7669,7 +7673,7 @@ class Scheduler:
         ):
             why("fusion for buffer explicit disabled")
             return False
-        device = node1.get_device()
+        choices = _fusion_choices(device := node1.get_device())
         device2 = node2.get_device()
         if device != device2:
             why("device mismatch (%s vs %s)", device, device2)
@@ -7727,7 +7731,6 @@ class Scheduler:
                 shared_data_score,
             )
 
-        choices = _fusion_choices(device)
         if not choices.can_fuse(self, node1, node2, shared_data_score):
             return False
 

@@ -3097,6 +3097,13 @@ class TMACompatibilityChecker:
         return self.force
 
 
+def _set_gpu_driver_call(device_type: str) -> str:
+    """The call of a kernel's module that selects the Triton driver of `device_type`."""
+    if backend_name := get_triton_backend_name(device_type):
+        return f"triton_helpers.set_driver_to_backend({backend_name!r})"
+    return "triton_helpers.set_driver_to_gpu()"
+
+
 class TritonKernel(SIMDKernel[TritonCSEVariable]):
     """A class to represent a triton kernel and helpers to generate
     triton kernel programmatically
@@ -6388,10 +6395,8 @@ class TritonKernel(SIMDKernel[TritonCSEVariable]):
             device_type = V.graph.get_current_device_or_throw().type
             if device_type == "cpu":
                 code.splice("triton_helpers.set_driver_to_cpu()")
-            elif backend_name := get_triton_backend_name(device_type):
-                code.splice(f"triton_helpers.set_driver_to_backend({backend_name!r})")
             else:
-                code.splice("triton_helpers.set_driver_to_gpu()")
+                code.splice(_set_gpu_driver_call(device_type))
 
             if config.benchmark_kernel:
                 code.splice(self.imports_for_benchmark_kernel())
