@@ -336,6 +336,23 @@ def _set_device_fake_impls(
     FakeTensorMode.cache_clear()
 
 
+def _fast_impl(
+    func: OpOverload, fake_args: Sequence[FakeTensor], has_symbolic_sizes: bool
+) -> Callable[..., Any] | None:
+    """``impl(mode, *args, **kwargs)``: the fake implementation of ``func`` for the
+    device of ``fake_args[0]``, else with symbolic sizes ``func``'s fast one."""
+    by_device = _device_fake_impls.get(func) if fake_args else None
+    impl = by_device.get(fake_args[0].device.type) if by_device else None
+    if impl is not None:
+
+        def device_impl(mode: FakeTensorMode, *args: Any, **kwargs: Any) -> Any:
+            with mode:
+                return impl(*args, **kwargs)
+
+        return device_impl
+    return get_fast_op_impls().get(func) if has_symbolic_sizes else None
+
+
 # many of the decompositions registered to torch/_prims do not at the moment model
 # aliasing or strides, so as an incremental step, just enable the decompositions in
 # torch/_decomp/decompositions.py.
@@ -2954,16 +2971,9 @@ class FakeTensorMode(TorchDispatchMode):
 
             return fake_out
 
-        if _device_fake_impls and flat_arg_fake_tensors:
-            device_type = flat_arg_fake_tensors[0].device.type
-            impl = _device_fake_impls.get(func, {}).get(device_type)
-            if impl is not None:
-                with self:
-                    return maybe_propagate_real_tensors(impl(*args, **kwargs))
-
-        # Try for fastpath
-        if has_symbolic_sizes:
-            fast_impl = get_fast_op_impls().get(func)
+        # Try for fastpath (a device's own fake implementation first)
+        if has_symbolic_sizes or _device_fake_impls:
+            fast_impl = _fast_impl(func, flat_arg_fake_tensors, has_symbolic_sizes)
             if fast_impl is not None:
                 return maybe_propagate_real_tensors(fast_impl(self, *args, **kwargs))
 
