@@ -17,7 +17,9 @@ Plumbing (each sets up only what it needs):
     export [-o FILE]      the series as one unified diff (default: stdout)
     export --stack DIR    the series as an ordered stack of pull requests (tools/stack_plan.py),
                           one `git format-patch` file each, and prints their sizes
-    check                 import commits are pristine and the export round-trips
+    check                 import commits are pristine, the export round-trips, no branch
+                          on a device name lacks a verdict (tools/device_gates.py), no
+                          function is added or grown over 80 lines (tools/function_sizes.py)
     check --stack [--no-tests] [--patch NAME]... [--sample N]
                           apply the stack patch by patch to pristine 2.13.0; after each,
                           import torch, torch._dynamo, torch._inductor.compile_fx from
@@ -326,6 +328,12 @@ def cmd_check() -> int:
     problems += [f"{b.rel}:{b.line}: {b.qualname}: {b.snippet}: a branch on a device name "
                  "with no verdict in tools/device_gates.py" for b in gates.unlisted]
     problems += gates.problems
+    # No function the series adds or grows over the size limit (issue 21).
+    from tools import function_sizes
+
+    problems += [f"{rel}: {name}: {new} lines (stock: {old}), over the limit of "
+                 f"{function_sizes.LIMIT} (tools/function_sizes.py)"
+                 for rel, name, old, new in function_sizes.scan(REPO, pristine.site)]
     n = len(series.series_files())
     for p in problems:
         print(f"FAIL {p}")
