@@ -3019,15 +3019,14 @@ def _maybe_wrap_and_compile_fx_main(
         get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)
 
     # Finally do the actual work!
-    with operator_policy_scope(operator_policy):
-        return _compile_fx_main(
-            model_,
-            example_inputs_,
-            inner_compile,
-            ignore_shape_env,
-            get_decomp_fn=get_decomp_fn,
-            compile_region_name=compile_region_name,
-        )
+    return operator_policy_scope(operator_policy)(_compile_fx_main)(
+        model_,
+        example_inputs_,
+        inner_compile,
+        ignore_shape_env,
+        get_decomp_fn=get_decomp_fn,
+        compile_region_name=compile_region_name,
+    )
 
 
 def _compile_fx_main(
