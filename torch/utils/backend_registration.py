@@ -130,11 +130,8 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (3) ``StreamContext``, ``device``, ``amp.autocast``, ``get_rng_state()`` and
         ``set_rng_state(state)`` (the current device's generator), used as ``torch.cuda``'s.
 
-    Other hooks are members of ``DeviceInterface`` (``dynamo_config_defaults()``,
-    ``on_dynamo_reset()``, ``eager_uses_fma(op)``, ...) and ``DeviceOpOverrides``
-    (``kernel_call_guard_with_args(kernel_name, tensor_args)``,
-    ``cpp_kernel_call_guard(kernel_name, tensor_args)``, ...); the backend author
-    guide lists each with its default.
+    Other hooks are members of ``DeviceInterface`` and ``DeviceOpOverrides``; the
+    backend author guide lists each with its default.
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
