@@ -349,6 +349,7 @@ def assign(plan, files: list[StackedFile]) -> None:
             raise SeriesError(f"{where}: unknown patch {name!r} (tools/stack_plan.py)")
         return index[name]
 
+    unmatched = []
     for f in files:
         default, rules = _file_rules(plan, f.rel)
         compiled = [(re.compile(pat), name) for pat, name in rules]
@@ -372,7 +373,9 @@ def assign(plan, files: list[StackedFile]) -> None:
                     unit.patch, unit.why = unit.parent.patch, "enclosing unit (later)"
         unused = [pat for pat, _ in rules if pat not in used]
         if unused:
-            raise SeriesError(f"{f.rel}: rules of tools/stack_plan.py match nothing: {unused}")
+            unmatched.append(f"{f.rel}: rules of tools/stack_plan.py match nothing: {unused}")
+    if unmatched:
+        raise SeriesError("\n".join(unmatched))
 
 
 def compute(pristine: series.TorchInstall, repo: Path = REPO) -> tuple[object, list[StackedFile]]:
