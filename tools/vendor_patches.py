@@ -231,8 +231,8 @@ TRITON_TYPES = _ep("TritonKernel.triton_compute_type / triton_store_type",
                    _TK + "triton_compute_type", INDUCTOR)
 TRITON_PRINTER = _ep("TritonKernel.kexpr (the kernel's printer)", _TK + "kexpr", INDUCTOR)
 BLOCK_PTR = _ep("TritonKernel.block_ptr_options_cls", _TK + "block_ptr_options_cls", INDUCTOR)
-TRITON_IMPORTS = _ep("TritonScheduling.gen_common_triton_imports (the kernels' helpers)",
-                     "torch._inductor.codegen.triton.TritonScheduling.gen_common_triton_imports",
+TRITON_IMPORTS = _ep("TritonKernel.gen_common_triton_imports (the kernels' helpers)",
+                     "torch._inductor.codegen.triton.TritonKernel.gen_common_triton_imports",
                      INDUCTOR)
 TILE_SIZES = _ep("SIMDScheduling.is_good_size",
                  "torch._inductor.codegen.simd.SIMDScheduling.is_good_size", INDUCTOR)
