@@ -23,7 +23,8 @@ import ast
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __package__ in (None, ""):  # run as a file: python3 tools/function_sizes.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tools.device_gates import stock_torch_root  # noqa: E402
 from tools.series import REPO, series_files  # noqa: E402
