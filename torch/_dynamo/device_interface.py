@@ -13,16 +13,12 @@ CPU, MPS, MTIA) through a common device interface. Key components include:
 
 The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
-
-Every registration (a later one replaces an earlier one) bumps
-``_registry_generation``; derived answers are ``_registry_cache``s keyed on it.
 """
 
 import difflib
 import functools
 import importlib
 import inspect
-import itertools
 import logging
 import threading
 import time
@@ -243,21 +239,18 @@ class DeviceInterface:
 
     @staticmethod
     def supports_tensor_descriptors(device: torch.types.Device = None) -> bool:
-        """Whether Triton kernels may build tensor descriptors in the kernel
-        (`tl.make_tensor_descriptor`, device-side TMA). Default: False."""
+        """Whether kernels may call `tl.make_tensor_descriptor`. Default: False."""
         return False
 
     @staticmethod
     def eager_uses_fma(op: str) -> bool:
-        """Whether the eager floating-point kernel of `op` ("add" with alpha,
-        "addcmul", "addcdiv") rounds its multiply-add once, so that Inductor
-        lowers it to `ops.fma` to match. Default: False, unfused."""
+        """Whether eager `op` ("add" with alpha, "addcmul", "addcdiv") rounds its
+        multiply-add once, lowered to `ops.fma` to match. Default: False."""
         return False
 
     @staticmethod
     def max_autotune_gemm_min_sms() -> int:
-        """The fewest multiprocessors with which Inductor uses its Triton GEMM
-        templates on the device (`is_big_gpu`). Default: 68."""
+        """Fewest multiprocessors for Triton GEMM templates. Default: 68."""
         return 68
 
     @classmethod
@@ -267,14 +260,12 @@ class DeviceInterface:
 
     @classmethod
     def wakes_async_compile(cls) -> bool:
-        """Whether a compile with an input on the device wakes the async-compile
-        pool early. Default: `is_gpu()`."""
+        """Whether an input on it wakes the async-compile pool. Default: `is_gpu()`."""
         return cls.is_gpu()
 
     @classmethod
     def runs_passes_under_device(cls) -> bool:
-        """Whether Inductor runs the passes of a graph on one device of this type
-        under `device(index)`. Default: `device` overridden."""
+        """Whether graph passes run under `device(index)`. Default: `device` set."""
         return cls.device is not DeviceInterface.device
 
     @classmethod
@@ -295,8 +286,7 @@ class DeviceInterface:
 
     @staticmethod
     def visible_devices_env() -> str | None:
-        """The variable restricting the devices a process sees (like
-        `CUDA_VISIBLE_DEVICES`), to pin autotune subprocesses. Default: None."""
+        """The variable pinning autotune subprocesses' devices. Default: None."""
         return None
 
     @classmethod
@@ -337,23 +327,18 @@ class DeviceInterface:
 
     @staticmethod
     def dynamo_config_defaults() -> dict[str, Any]:
-        """`torch._dynamo.config` option -> value while Dynamo compiles a frame
-        whose first tensor argument is on this device, for the options at
-        torch's default value (the user's win). Asked on every frame compile.
-        Default: {}, the global config."""
+        """`torch._dynamo.config` values for frames whose first tensor is on the
+        device; options the user set win. Default: {}."""
         return {}
 
     @staticmethod
     def on_dynamo_reset() -> None:
-        """Called by `torch._dynamo.reset()` after it cleared Dynamo's state, to
-        drop what the backend caches for compiled code. Default: nothing."""
+        """Called by `torch._dynamo.reset()` after it cleared Dynamo. Default: none."""
 
     @staticmethod
     def get_inductor_choices() -> Any:
-        """The `torch._inductor.choices.InductorChoices` instance the scheduler asks
-        about this device's nodes (`can_fuse`, `can_fuse_vertical`,
-        `can_fuse_horizontal`, `score_fusion`), read once per registry change.
-        Default: None, `V.choices` (the handler `V.set_choices_handler` set)."""
+        """The `InductorChoices` the scheduler asks about fusing this device's nodes.
+        Default: None, `V.choices`."""
         return None
 
 
@@ -376,6 +361,8 @@ _GPU, _FOREACH, _FUSED = (
 )
 _CUDA_LIKE = (_GPU, BackendFeature.ONLINE_SOFTMAX, _FOREACH, _FUSED)
 _CUDA_LIKE += (BackendFeature.CAPTURABLE_OPTIMIZER, BackendFeature.HALF_PRECISION_FFT)
+_CUDA_LIKE += (BackendFeature.MM_OUT_DTYPE, BackendFeature.NATIVE_MATMUL)
+_CUDA_LIKE += (BackendFeature.MIX_ORDER_REDUCTION,)
 
 
 class DeviceGuard:
@@ -478,12 +465,7 @@ class CudaInterface(DeviceInterface):
     wakes_async_compile = staticmethod(lambda: True)
     runs_passes_under_device = staticmethod(lambda: torch.cuda.is_available())
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(
-        *_CUDA_LIKE,
-        BackendFeature.MM_OUT_DTYPE,
-        BackendFeature.NATIVE_MATMUL,
-        BackendFeature.MIX_ORDER_REDUCTION,
-    )
+    backend_features = _features(*_CUDA_LIKE)
     eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
 
     @staticmethod
@@ -701,12 +683,7 @@ class XpuInterface(DeviceInterface):
     )
     max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(
-        *_CUDA_LIKE,
-        BackendFeature.MM_OUT_DTYPE,
-        BackendFeature.NATIVE_MATMUL,
-        BackendFeature.MIX_ORDER_REDUCTION,
-    )
+    backend_features = _features(*_CUDA_LIKE)
     eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
 
     @classmethod
@@ -915,7 +892,6 @@ class _DeviceRecord:
     """Every answer registered for a device type (or "<type>:<index>")."""
 
     interface: type[DeviceInterface] | None = None
-    order: int = 0  # when `interface` was registered, the order of device_interfaces
     loader: Callable[[], None] | None = None  # see register_device_backend_loader
     cpp_options: Callable[[str, bool, bool], Any] | None = None
     trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
@@ -926,7 +902,6 @@ class _DeviceRecord:
 # table of device answers; every other one is derived from it.
 _device_records: dict[str, _DeviceRecord] = {}
 _NO_RECORD = _DeviceRecord()
-_registration_order = itertools.count(1)
 
 
 class _RecordField(MutableMapping[str, Any]):
@@ -937,11 +912,12 @@ class _RecordField(MutableMapping[str, Any]):
         self._field, self._register = field, register
 
     def _items(self) -> list[tuple[str, Any]]:
-        records = sorted(_device_records.items(), key=lambda item: item[1].order)
+        records = list(_device_records.items())
         return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not None]
 
     def __contains__(self, device: object) -> bool:
-        return getattr(_device_record(device), self._field) is not None  # type: ignore[arg-type]
+        record = _device_records.get(device, _NO_RECORD)  # type: ignore[call-overload]
+        return getattr(record, self._field) is not None
 
     def __getitem__(self, device: str) -> Any:
         if (value := getattr(_device_records[device], self._field)) is None:
@@ -1005,17 +981,13 @@ def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
     @functools.wraps(fn)
     def cached(*args: Any) -> _T:
         nonlocal entries
-        generation, answers = entries
-        if generation == _registry_generation:
-            try:
-                return answers[args]
-            except KeyError:
-                pass
-        else:  # a registration while computing makes the next call compute again
-            answers = {}
-            entries = (_registry_generation, answers)
-        answer = answers[args] = fn(*args)
-        return answer
+        if entries[0] != _registry_generation:
+            entries = (_registry_generation, {})
+        # A registration while computing makes the next call compute again.
+        answers = entries[1]
+        if args not in answers:
+            answers[args] = fn(*args)
+        return answers[args]
 
     def cache_clear() -> None:
         nonlocal entries
@@ -1043,14 +1015,13 @@ def _device_record(device_type: str) -> _DeviceRecord:
 
 
 def _set_record(device: str, **answers: Any) -> _DeviceRecord:
-    """Sets `answers` on the record of `device` (trace rules merge by function,
-    other answers replace) and returns the record replaced; the caller holds
-    `_device_registry_lock` and calls `_changed()`."""
+    """Sets `answers` on `device`'s record (trace rules merge) and returns the old
+    one; the caller holds `_device_registry_lock` and calls `_changed()`."""
     record = _device_record(device)
     if "trace_rules" in answers:
         answers["trace_rules"] = {**(record.trace_rules or {}), **answers["trace_rules"]}
     if record.interface is None and answers.get("interface") is not None:
-        answers["order"] = next(_registration_order)
+        _device_records.pop(device, None)  # listed last, as a dict lists a new key
     _device_records[device] = replace(record, **answers)
     return record
 
@@ -1139,9 +1110,8 @@ def register_interface_for_device(
 def _register_privateuse1(
     name: str, device_interface: type[DeviceInterface], *, discovered: bool = False
 ) -> None:
-    """Publishes `device_interface` under `name` and "<name>:<i>" per device
-    (dropping stale aliases); raises RuntimeError, registering nothing, if it
-    cannot count its devices. A discovered one never replaces a registered one."""
+    """Registers `device_interface` as `name` and "<name>:<i>" (dropping stale ones);
+    RuntimeError if it cannot count its devices. Discovery replaces nothing."""
     cls = device_interface.__name__
     problem = f"Cannot register {cls} for the PrivateUse1 device '{name}': {cls}"
     names = [name]
@@ -1226,9 +1196,8 @@ def _from_convention_module(name: str) -> str | None:
         module = importlib.import_module(module_name)
     except Exception as err:
         # An absent module (or parent) is silent; a failing import is not.
-        if isinstance(err, ModuleNotFoundError) and err.name is not None and (
-            module_name == err.name or module_name.startswith(err.name + ".")
-        ):
+        missing = isinstance(err, ModuleNotFoundError) and err.name is not None
+        if missing and f"{module_name}.".startswith(f"{err.name}."):
             return None
         _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
         return module_name
@@ -1326,7 +1295,6 @@ _DISCOVERY_SOURCES = (
     (_from_entry_point, True, True),
     (_from_inductor_backend_init, True, False),
 )
-_LOADERS = (_from_registered_loader, _from_entry_point, _from_inductor_backend_init)
 
 
 def _discover(
@@ -1371,7 +1339,7 @@ def _discover(
                 return True
         _discovering[device] = me
     try:
-        for find in todo():
+        for find, loader, _ in _DISCOVERY_SOURCES:
             if find not in todo():
                 continue  # satisfied by an earlier source
             generation, raised = _registry_generation, False
@@ -1384,7 +1352,7 @@ def _discover(
                 _warn_once(("loader", device, str(err)), str(err), logged=True)
             if find not in todo():
                 continue
-            if source and generation == _registry_generation and find in _LOADERS:
+            if source and generation == _registry_generation and loader:
                 _warn_once(
                     ("loader", device, source),
                     f"The Inductor backend loader of device '{device}', {source}, "
@@ -1392,9 +1360,7 @@ def _discover(
                     "register_backend_for_device(). Compiles that need the device "
                     "fail until a registration makes them run it again.",
                 )
-            with _device_registry_lock:
-                miss = (_registry_generation, module, raised)
-                _discovery_misses[(device, find)] = miss
+            _discovery_misses[(device, find)] = (_registry_generation, module, raised)
     finally:
         with _registry_changed:
             del _discovering[device]
@@ -1427,8 +1393,7 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
 
 
 def _discover_privateuse1(*, loaders: bool = False) -> None:
-    """`_discover`s the PrivateUse1 device's interface (with `loaders`, as a
-    compile does, its backend too), registering the built-ins first if needed."""
+    """`_discover`s the PrivateUse1 device's interface (and backend, if `loaders`)."""
     if not _device_initialized:
         _init_device_reg(lazy=True)
     name = torch._C._get_privateuse1_backend_name()
@@ -1503,11 +1468,7 @@ def _is_base_default(device_interface: Any, method: str) -> bool:
 
 
 def _safe_probe(
-    device_interface: Any,
-    method: str,
-    *args: Any,
-    default: Any = False,
-    **kwargs: Any,
+    device_interface: Any, method: str, *args: Any, default: Any = False, **kwargs: Any
 ) -> Any:
     """`device_interface.<method>(*args, **kwargs)`, or `default` if the method is
     absent (DeviceInterface's NotImplementedError, silent) or broken (raises, or a
@@ -1515,17 +1476,18 @@ def _safe_probe(
     try:
         result = getattr(device_interface, method)(*args, **kwargs)
     except Exception as err:
-        if not isinstance(err, NotImplementedError) or not _is_base_default(
-            device_interface, method
-        ):
-            problem = f"raised {type(err).__name__}: {err}"
-            _warn_broken_probe(device_interface, method, problem, default)
-        return default
-    if isinstance(default, bool) and not isinstance(result, int):
+        absent = isinstance(err, NotImplementedError)
+        if absent and _is_base_default(device_interface, method):
+            return default
+        problem = f"raised {type(err).__name__}: {err}"
+    else:
+        if not isinstance(default, bool):
+            return result
+        if isinstance(result, int):
+            return bool(result)
         problem = f"returned {result!r}, not a bool"
-        _warn_broken_probe(device_interface, method, problem, default)
-        return default
-    return bool(result) if isinstance(default, bool) else result
+    _warn_broken_probe(device_interface, method, problem, default)
+    return default
 
 
 def _warn_broken_probe(
