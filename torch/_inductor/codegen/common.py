@@ -335,18 +335,15 @@ class DeviceOpOverrides:
     def get_cpp_torch_device_options(
         self, aot_mode: bool, compile_only: bool
     ) -> tuple[list[str], ...] | None:
-        """The device's C++ build options, as the 7-tuple of
-        ``cpp_builder.get_cpp_torch_device_options``. Default: None, none."""
+        """``cpp_builder.get_cpp_torch_device_options``'s 7-tuple. Default: None."""
         return None
 
     def aten_device_type(self) -> str:
-        """The ATen device type in generated C++ (``"at::kCUDA"``). Default:
-        not implemented; the PrivateUse1 backend then gets ``at::kPrivateUse1``."""
+        """The ATen device type in generated C++. Default: ``at::kPrivateUse1``."""
         raise NotImplementedError
 
     def uses_gpu_cpp_wrapper(self) -> bool:
-        """Whether the device's C++ wrapper is ``CppWrapperGpu``. Default: False,
-        a ``CppWrapperCpu``-style wrapper; cuda and xpu say True."""
+        """Whether the device's C++ wrapper is ``CppWrapperGpu``. Default: False."""
         return False
 
     def set_device(self, device_idx: DeviceIdx) -> str:
@@ -375,18 +372,15 @@ class DeviceOpOverrides:
     def kernel_call_guard_with_args(
         self, kernel_name: str, tensor_args: Sequence[str]
     ) -> str:
-        """Python context-manager expression around a kernel call, given the
-        wrapper-code names of the call's tensor arguments. The Python wrapper asks
-        this; the default returns ``kernel_call_guard(kernel_name)``, so a backend
-        that implements only that one keeps working."""
+        """``kernel_call_guard``, given the call's tensor argument names. Default:
+        ``kernel_call_guard(kernel_name)``."""
         return self.kernel_call_guard(kernel_name)
 
     def cpp_kernel_call_guard(
         self, kernel_name: str, tensor_args: Sequence[str]
     ) -> tuple[list[str], list[str]]:
-        """C++ lines the C++ wrapper emits before and after a kernel call, given
-        the wrapper-code names of the call's tensor arguments (their handles),
-        the counterpart of ``kernel_call_guard_with_args``. Default: none."""
+        """C++ lines before and after a kernel call, given the call's tensor
+        argument names. Default: none."""
         return [], []
 
     def current_stream(self) -> str:
@@ -421,8 +415,7 @@ class DeviceOpOverrides:
         return False
 
     def cpp_stream_type(self) -> str:
-        """The C++ type of the raw stream (``"cudaStream_t"``); required when
-        :meth:`uses_gpu_cpp_wrapper` is True. Default: not implemented."""
+        """The C++ type of the raw stream, if ``uses_gpu_cpp_wrapper()``."""
         raise NotImplementedError
 
     def aoti_get_stream(self) -> str:
@@ -445,8 +438,7 @@ class DeviceOpOverrides:
 
 
 class NoOpDeviceOpOverrides(DeviceOpOverrides):
-    """Overrides for a device whose generated code needs no streams, device
-    switching or synchronization; no ``aten_device_type`` of its own."""
+    """Overrides for a device that needs no streams, device switching or sync."""
 
     def import_get_raw_stream_as(self, name: str) -> str:
         return "\ndef get_raw_stream(_):\n    return 0\n"
@@ -709,9 +701,8 @@ def _ensure_backend(device: str, *, strict: bool) -> None:
 
 
 def get_compile_option_owner(name: str) -> tuple[ConfigModule, str] | None:
-    """`(device_custom_config, key)` of the compile option "<device>.<key>"
-    ("-" read as "_"); None for a core option or anything a device does not
-    declare. Loads an out-of-tree device's backend on demand."""
+    """`(device_custom_config, key)` of the compile option "<device>.<key>" ("-"
+    read as "_"), loading the device's backend; None for anything else."""
     return _resolve_compile_option_owner(name, strict=False)
 
 
@@ -749,15 +740,12 @@ def _resolve_compile_option_owner(
         return None
     if owner is None:
         with_config = sorted(d for d, c in custom_backend_codegen_configs.items() if c)
+        why = ""
+        if device not in device_codegens:
+            why = " (no Inductor backend is registered for it)"
         raise RuntimeError(
             f"Unexpected optimization option {name}: device '{device}' has no "
-            "Inductor config module"
-            + (
-                ""
-                if device in device_codegens
-                else " (no Inductor backend is registered for it)"
-            )
-            + ". A backend declares its options with "
+            f"Inductor config module{why}. A backend declares its options with "
             f"register_backend_for_device('{device}', ..., "
             "device_custom_config=<config module>); devices with options: "
             f"{with_config}"
@@ -783,12 +771,10 @@ def patch_compile_options(
     core: dict[str, Any] = {}
     owned: dict[ConfigModule, dict[str, Any]] = {}
     for name, value in config_patches.items():
-        found = _resolve_compile_option_owner(name)
-        if found is None:
+        if (found := _resolve_compile_option_owner(name)) is None:
             core[name] = value
-            continue
-        owner, key = found
-        owned.setdefault(owner, {})[key] = value
+        else:
+            owned.setdefault(found[0], {})[found[1]] = value
     with contextlib.ExitStack() as stack:
         stack.enter_context(config.patch(core))
         for owner, changes in owned.items():
@@ -858,15 +844,13 @@ def register_device_op_overrides(
     device: str, device_op_overrides: DeviceOpOverrides
 ) -> None:
     if not isinstance(device_op_overrides, DeviceOpOverrides):
+        hint = ""
+        if isinstance(device_op_overrides, type):
+            if issubclass(device_op_overrides, DeviceOpOverrides):
+                hint = f"; pass an instance: {device_op_overrides.__name__}()"
         raise TypeError(
             f"register_device_op_overrides('{device}', ...) expects a "
-            f"DeviceOpOverrides instance, got {device_op_overrides!r}"
-            + (
-                f"; pass an instance: {device_op_overrides.__name__}()"
-                if isinstance(device_op_overrides, type)
-                and issubclass(device_op_overrides, DeviceOpOverrides)
-                else ""
-            )
+            f"DeviceOpOverrides instance, got {device_op_overrides!r}{hint}"
         )
     with device_op_overrides_lock:
         device_op_overrides_dict[device] = device_op_overrides
@@ -881,10 +865,8 @@ def _initialize_device_op_overrides():
         return
 
     # Imported without the lock.
-    from . import (  # noqa: F401
-        cpu_device_op_overrides,
-        mps_device_op_overrides,
-    )
+    from . import cpu_device_op_overrides  # noqa: F401
+    from . import mps_device_op_overrides  # noqa: F401
     from .cuda import device_op_overrides  # noqa: F401
     from .mtia import device_op_overrides as mtia_op_overrides  # noqa: F401
     from .xpu import device_op_overrides as xpu_op_overrides  # noqa: F401
@@ -900,21 +882,20 @@ def _initialize_device_op_overrides():
 
 def get_device_op_overrides(device: str) -> DeviceOpOverrides:
     assert isinstance(device, str), type(device)
-    overrides = _find_device_op_overrides(device)
-    if overrides is None:
-        try:
-            device_type = torch.device(device).type
-        except RuntimeError:
-            device_type = None
-        # A type of torch's own without overrides (meta): a bare KeyError.
-        if device_type not in (None, torch._C._get_privateuse1_backend_name()):
-            raise KeyError(device)
-        raise KeyError(
-            f"No DeviceOpOverrides registered for device '{device}'; register "
-            "them with torch._inductor.codegen.common.register_device_op_overrides"
-            f"('{device}', <DeviceOpOverrides instance>)"
-        )
-    return overrides
+    if (overrides := _find_device_op_overrides(device)) is not None:
+        return overrides
+    try:
+        device_type = torch.device(device).type
+    except RuntimeError:
+        device_type = None
+    # A type of torch's own without overrides (meta): a bare KeyError.
+    if device_type not in (None, torch._C._get_privateuse1_backend_name()):
+        raise KeyError(device)
+    raise KeyError(
+        f"No DeviceOpOverrides registered for device '{device}'; register "
+        "them with torch._inductor.codegen.common.register_device_op_overrides"
+        f"('{device}', <DeviceOpOverrides instance>)"
+    )
 
 
 def _find_device_op_overrides(device: str) -> DeviceOpOverrides | None:
@@ -924,8 +905,7 @@ def _find_device_op_overrides(device: str) -> DeviceOpOverrides | None:
 
 
 def _uses_gpu_cpp_wrapper(device: str) -> bool:
-    """``uses_gpu_cpp_wrapper()`` of ``device``'s overrides; False when it has
-    none or they raise (warned once)."""
+    """``uses_gpu_cpp_wrapper()`` of ``device``'s overrides, False if none or broken."""
     overrides = _find_device_op_overrides(device)
     return overrides is not None and _safe_probe(overrides, "uses_gpu_cpp_wrapper")
 
