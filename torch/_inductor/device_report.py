@@ -2,18 +2,16 @@
 
     python -m torch._inductor.device_report <device> [--import MODULE]
 
-Prints one line per answer of the device registries (identity, streams, Triton,
-C++ build, loaders, options, operator policy, features), then compiles a few
-standard programs on the device, compares each with eager and, for a failure,
-names the hook to implement. Exits with 0 iff every program matches eager.
+Prints one line per answer of the device registries, then compiles a few
+standard programs on the device against eager; a failure names the hook to
+implement. Exits with 0 iff every program matches eager.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import functools
-import importlib
+import importlib.metadata
 import re
 import sys
 import textwrap
@@ -53,17 +51,13 @@ def _base_members() -> dict[types.CodeType, str]:
     from torch._inductor.codegen.common import DeviceOpOverrides
 
     found: dict[types.CodeType, str] = {}
-    stack: list[tuple[str, type]] = [
-        ("DeviceInterface", DeviceInterface), ("DeviceOpOverrides", DeviceOpOverrides)
-    ]
+    stack = [("DeviceInterface", DeviceInterface), ("DeviceOpOverrides", DeviceOpOverrides)]
     while stack:
         prefix, klass = stack.pop()
         for name, attr in vars(klass).items():
             if isinstance(attr, type):
                 stack.append((f"{prefix}.{name}", attr))
-                continue
-            code = getattr(getattr(attr, "__func__", attr), "__code__", None)
-            if code is not None:
+            elif code := getattr(getattr(attr, "__func__", attr), "__code__", None):
                 found[code] = prefix if name == "__new__" else f"{prefix}.{name}"
     return found
 
@@ -90,12 +84,11 @@ def missing_hook(err: BaseException) -> str | None:
 
 def _describe(err: BaseException) -> str:
     """``Type: first line`` of the innermost wrapped error, and its hook."""
-    root = [e for e in _chain(err) if e.__cause__ is None][0] if _chain(err) else err
+    root = next((e for e in _chain(err) if e.__cause__ is None), err)
     root = getattr(root, "inner_exception", None) or root
-    lines = [line for line in str(root).splitlines() if line.strip()]
-    text = f"{type(root).__name__}: {lines[0] if lines else ''}".strip()
+    line = next((line for line in str(root).splitlines() if line.strip()), "")
     hook = missing_hook(err)
-    return f"{text} -> implement {hook}" if hook else text
+    return f"{type(root).__name__}: {line}".strip() + (f" -> implement {hook}" if hook else "")
 
 
 def _probe(fn: Callable[[], Any]) -> str:
@@ -108,9 +101,7 @@ def _probe(fn: Callable[[], Any]) -> str:
         return "yes" if value else "no"
     if isinstance(value, type):
         return f"{value.__module__}.{value.__qualname__}"
-    if value is None or value == "" or value == [] or value == ():
-        return "none"
-    return str(value)
+    return "none" if value is None or value in ("", [], ()) else str(value)
 
 
 def _names(items: Any) -> str:
@@ -122,49 +113,46 @@ def _resolve(device: str) -> tuple[Any, str, str]:
     from torch._dynamo import device_interface as di
     from torch._inductor.codegen import common
 
-    had_interface = device in di.device_interfaces
-    had_backend = device in common.device_codegens
+    before = "registered before the report"
+    had_interface, had_backend = device in di.device_interfaces, device in common.device_codegens
     try:
         common.init_backend_registration((device,))
+        backend = before if had_backend else "loaded on demand" if (
+            device in common.device_codegens) else (
+            "none -> implement register_backend_for_device(<device>, ...) or a loader")
     except Exception as err:
         backend = f"error: {_describe(err)}"
-    else:
-        backend = "registered before the report" if had_backend else (
-            "loaded on demand" if device in common.device_codegens else
-            "none -> implement register_backend_for_device(<device>, ...) or a loader")
     try:
         interface = di.get_interface_for_device(device)
     except Exception as err:
         return None, f"none -> implement {missing_hook(err) or 'a DeviceInterface'}", backend
-    hook = getattr(getattr(torch, device, None), "get_device_interface", None)
-    source = "registered before the report" if had_interface else (
-        f"torch.{device}.get_device_interface()" if hook else "discovered")
+    source = before if had_interface else f"torch.{device}.get_device_interface()" if hasattr(
+        getattr(torch, device, None), "get_device_interface") else "discovered"
     return interface, f"{_probe(lambda: interface)} ({source})", backend
 
 
 def _loaders(device: str) -> str:
-    from importlib.metadata import entry_points
-
     from torch._dynamo import device_interface as di
 
     found = []
     if device in di.device_backend_loaders:
         found.append(f"register_device_backend_loader: {di.device_backend_loaders[device]!r}")
-    for ep in entry_points(group=di.BACKEND_ENTRY_POINT_GROUP):
-        if ep.name == device:
-            dist = ep.dist.name if ep.dist is not None else "?"
-            found.append(f"entry point '{ep.name} = {ep.value}' of '{dist}'")
-    module = getattr(torch, device, None)
-    for name in ("_inductor_backend_init", "Scheduling"):
-        if hasattr(module, name):
-            found.append(f"torch.{device}.{name}")
+    eps = importlib.metadata.entry_points(group=di.BACKEND_ENTRY_POINT_GROUP)
+    found += [f"entry point '{ep.name} = {ep.value}' of '{ep.dist.name if ep.dist else '?'}'"
+              for ep in eps if ep.name == device]
+    found += [f"torch.{device}.{name}" for name in ("_inductor_backend_init", "Scheduling")
+              if hasattr(getattr(torch, device, None), name)]
     return "; ".join(found) or "none"
 
 
-def _identity(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
-    from torch._inductor import utils
+def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
+    """(label, probe) of each registry answer; the interface's only if there is one."""
+    from torch._inductor import codecache, cpp_builder, utils
+    from torch._inductor.codegen import common, cpp_utils
+    from torch._inductor.device_operator_policy import get_device_operator_policy
 
-    return [
+    fields = "definitions include_dirs cflags ldflags library_dirs libraries passthrough_args"
+    identity = [
         ("PrivateUse1 name", torch._C._get_privateuse1_backend_name),
         ("available / devices", lambda: f"{_probe(iface.is_available)} / "
          f"{_probe(iface.device_count)}"),
@@ -173,63 +161,40 @@ def _identity(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("device guard in code", lambda: utils.device_need_guard(device)),
         ("C++-scheduled", lambda: utils.is_cpp_scheduled(device)),
         ("current backend", lambda: utils.get_current_backend(device)),
-        ("exposes streams", iface.exposes_streams),
+        ("exposes streams", lambda: iface.exposes_streams()),
         ("Stream / Event", lambda: f"{_probe(lambda: iface.Stream)} / "
          f"{_probe(lambda: iface.Event)}"),
-        ("Triton-capable", iface.is_triton_capable),
+        ("Triton-capable", lambda: iface.is_triton_capable()),
         ("Triton backend name", lambda: iface.triton_backend_name() or
          "none (Triton's active driver)"),
         ("framework features", lambda: _names(iface.backend_features())),
     ]
-
-
-def _codegen(device: str) -> list[tuple[str, Callable[[], Any]]]:
-    from torch._inductor import codecache, cpp_builder
-    from torch._inductor.codegen import common, cpp_utils
-    from torch._inductor.device_operator_policy import get_device_operator_policy
-
-    def options() -> str:
-        fields = ("definitions", "include_dirs", "cflags", "ldflags",
-                  "library_dirs", "libraries", "passthrough_args")
-        found = cpp_builder.get_cpp_torch_device_options(device)
-        return " ".join(f"{k}={v}" for k, v in zip(fields, found) if v)
-
-    def config() -> str:
-        owner = common.get_custom_backend_config_for_device(device)
-        if owner is None:
-            return "none"
-        return ", ".join(f"{device}.{k}={e.default!r}" for k, e in owner._config.items())
-
-    def policy() -> str:
-        p = get_device_operator_policy(device)
-        if p is None:
-            return "none"
-        return (f"{p.cache_key}: {len(p.decomposition_overrides)} decompositions, "
-                f"{len(p.lowering_overrides)} lowerings, {len(p.config_defaults)} "
-                f"option defaults, {len(p.fake_overrides)} fake impls")
-
-    return [
+    return (identity if iface is not None else []) + [
         ("Scheduling", lambda: common.get_scheduling_for_device(device)),
         ("Python wrapper", lambda: common.get_wrapper_codegen_for_device(device)),
         ("C++ wrapper", lambda: common.get_wrapper_codegen_for_device(device, True)),
         ("codegen features", lambda: _names(common.get_backend_features(device))),
         ("DeviceOpOverrides", lambda: type(common.get_device_op_overrides(device))),
-        ("GPU C++ wrapper", lambda: common.get_device_op_overrides(device)
-         .uses_gpu_cpp_wrapper()),
+        ("GPU C++ wrapper", lambda: common.get_device_op_overrides(device).uses_gpu_cpp_wrapper()),
         ("ATen device type", lambda: cpp_utils.device_to_aten(device)),
-        ("C++ options", options),
+        ("C++ options", lambda: " ".join(f"{k}={v}" for k, v in zip(
+            fields.split(), cpp_builder.get_cpp_torch_device_options(device)) if v)),
         ("C++ wrapper header", lambda: codecache._get_cpp_wrapper_header(device)),
         ("backend loaders", lambda: _loaders(device)),
-        ("compile options", config),
-        ("operator policy", policy),
+        ("compile options", lambda: "none" if (
+            owner := common.get_custom_backend_config_for_device(device)) is None else
+         ", ".join(f"{device}.{k}={e.default!r}" for k, e in owner._config.items())),
+        ("operator policy", lambda: "none" if (p := get_device_operator_policy(device)) is None
+         else f"{p.cache_key}: {len(p.decomposition_overrides)} decompositions, "
+         f"{len(p.lowering_overrides)} lowerings, {len(p.config_defaults)} option defaults, "
+         f"{len(p.fake_overrides)} fake impls"),
     ]
 
 
 def _mlp(device: str) -> torch.nn.Module:
     torch.manual_seed(0)
-    return torch.nn.Sequential(
-        torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)
-    ).to(device)
+    layers = (torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    return torch.nn.Sequential(*layers).to(device)
 
 
 def _check(actual: Any, expected: Any) -> None:
@@ -253,10 +218,8 @@ def _inference(device: str, options: dict[str, Any]) -> None:
 
 
 def _training(device: str, options: dict[str, Any]) -> None:
-    eager = _mlp(device)
-    twin = copy.deepcopy(eager)
+    eager, twin = _mlp(device), _mlp(device)  # equal: _mlp seeds
     x, target = torch.randn(8, 16, device=device), torch.randn(8, 4, device=device)
-
     step = _user_function('''
         def step(model, opt):
             opt.zero_grad()
@@ -265,17 +228,13 @@ def _training(device: str, options: dict[str, Any]) -> None:
             opt.step()
             return loss
     ''', x=x, target=target)
-
     expected = step(eager, torch.optim.SGD(eager.parameters(), lr=0.1))
     actual = torch.compile(step, options=options)(twin, torch.optim.SGD(twin.parameters(), lr=0.1))
-    _check(actual, expected)
-    for p, q in zip(twin.parameters(), eager.parameters()):
-        _check(p, q)
+    for a, e in [(actual, expected), *zip(twin.parameters(), eager.parameters())]:
+        _check(a, e)
 
 
 def _stream(device: str, options: dict[str, Any]) -> None:
-    module = torch.get_device_module(device)
-
     fn = _user_function('''
         def fn(x):
             side, done = module.Stream(), module.Event()
@@ -284,8 +243,7 @@ def _stream(device: str, options: dict[str, Any]) -> None:
                 done.record()
             module.current_stream().wait_event(done)
             return y + 1
-    ''', module=module)
-
+    ''', module=torch.get_device_module(device))
     x = torch.randn(16, device=device)
     _check(torch.compile(fn, fullgraph=True, options=options)(x), fn(x))
 
@@ -299,48 +257,40 @@ PROGRAMS = [
 ]
 
 
-def _run_programs(device: str, iface: Any, write: Callable[[str], None]) -> int:
+def _outcome(device: str, iface: Any, program: Callable[..., None], options: dict) -> str:
+    """What running ``program`` says: ok, FAIL and why, or why it did not run."""
     from torch._inductor.codegen.common import get_wrapper_codegen_for_device
 
-    failures = 0
-    for name, program, options in PROGRAMS:
-        if program is _stream and not (iface is not None and _probe(iface.exposes_streams) == "yes"):
-            write(f"  {name:34} skipped: the device exposes no streams")
-            continue
-        if options.get("cpp_wrapper") and get_wrapper_codegen_for_device(device, True) is None:
-            write(f"  {name:34} not applicable (no C++ wrapper registered for the device)")
-            continue
-        torch._dynamo.reset()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                program(device, options)
-        except Exception as err:
-            failures += 1
-            write(f"  {name:34} FAIL {_describe(err)}")
-        else:
-            write(f"  {name:34} ok (matches eager)")
-    return failures
+    if program is _stream and (iface is None or _probe(iface.exposes_streams) != "yes"):
+        return "skipped: the device exposes no streams"
+    if options.get("cpp_wrapper") and get_wrapper_codegen_for_device(device, True) is None:
+        return "not applicable (no C++ wrapper registered for the device)"
+    torch._dynamo.reset()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program(device, options)
+    except Exception as err:
+        return f"FAIL {_describe(err)}"
+    return "ok (matches eager)"
 
 
 def report(device: str, file: TextIO | None = None) -> bool:
     """Prints the report on the device type ``device`` to ``file`` (default:
     stdout); True iff every program compiled and matched eager."""
-    out = file or sys.stdout
-
-    def write(line: str) -> None:
-        print(line, file=out, flush=True)
-
+    write = functools.partial(print, file=file or sys.stdout, flush=True)
     device = device.partition(":")[0]
     iface, source, backend = _resolve(device)
     write(f"Device '{device}' as the compile stack sees it (torch {torch.__version__})")
-    write(f"  {'DeviceInterface':24} {source}")
-    write(f"  {'codegen backend':24} {backend}")
-    items = (_identity(device, iface) if iface is not None else []) + _codegen(device)
-    for label, fn in items:
+    for label, fn in [("DeviceInterface", lambda: source), ("codegen backend", lambda: backend),
+                      *_answers(device, iface)]:
         write(f"  {label:24} {_probe(fn)}")
     write("Standard programs, compiled and compared with eager:")
-    failures = _run_programs(device, iface, write)
+    failures = 0
+    for name, program, options in PROGRAMS:
+        outcome = _outcome(device, iface, program, options)
+        failures += outcome.startswith("FAIL")
+        write(f"  {name:34} {outcome}")
     write(f"{failures} of the programs failed" if failures else "All programs match eager.")
     return failures == 0
 
