@@ -71,9 +71,11 @@ def set_driver_to_gpu():
     raise RuntimeError("Could not find an active GPU backend")
 
 
-def set_driver_to_backend(backend_name: str) -> None:
-    """Makes the driver of Triton backend ``backend_name`` the active one
-    (unless one of its kind is, or under ``TRITON_INTERPRET=1``)."""
+def set_driver_to_backend(backend_name: str | None) -> None:
+    """Makes the driver of Triton backend ``backend_name`` the active one (unless one
+    of its kind is, or under ``TRITON_INTERPRET=1``); None: ``set_driver_to_gpu()``."""
+    if backend_name is None:
+        return set_driver_to_gpu()
     if triton_interpret():
         return
     backend_driver = triton_driver(backend_name)

@@ -1112,20 +1112,15 @@ class CachingAutotuner(KernelInterface):
 
         return options
 
-    def _set_triton_driver(self) -> None:
-        """Make the kernel's Triton backend (its device's own, else cpu's or the
-        GPU one) the active driver before compiling."""
-        if backend_name := self.inductor_meta.get("triton_backend"):
-            triton_helpers.set_driver_to_backend(backend_name)
-        elif self.device_props.type == "cpu":
-            triton_helpers.set_driver_to_cpu()
-        else:
-            triton_helpers.set_driver_to_gpu()
-
     def _precompile_config(self, cfg: Config) -> _KernelCompileResult:
         """Ahead of time compile a given autotuner config."""
         compile_meta = self._create_compile_meta(cfg)
-        self._set_triton_driver()
+
+        if self.device_props.type == "cpu":
+            triton_helpers.set_driver_to_cpu()
+        else:
+            backend_name = self.inductor_meta.get("triton_backend")
+            triton_helpers.set_driver_to_backend(backend_name)
 
         if not ASTSource:
             raise RuntimeError("Installed triton version too old, please upgrade")
