@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import copy
 import enum
 import functools
@@ -87,6 +86,7 @@ from torch._inductor.output_code import (
 )
 from torch._inductor.runtime.cache_dir_utils import cache_dir
 from torch._inductor.utils import (
+    _probe_interface,
     BoxedBool,
     count_tangents,
     fresh_cache,
@@ -152,7 +152,7 @@ from .virtualized import V
 
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator, Mapping, Sequence
+    from collections.abc import Callable, Generator, Sequence
 
     from torch._inductor.output_code import _StrideExprStr
     from torch._ops import OpOverload
@@ -796,31 +796,6 @@ def _pin_devices_selected_in_graph(gm: GraphModule) -> None:
                 args = tuple(pin(arg, strings=True) for arg in args)
             node.args, node.kwargs = args, kwargs
     gm.recompile()
-
-
-# The user's options of the compile in progress.
-_user_config_patches: contextvars.ContextVar[Mapping[str, Any]] = (
-    contextvars.ContextVar("inductor_user_config_patches", default={})
-)
-
-
-@contextlib.contextmanager
-def _user_options_scope(config_patches: Any) -> Generator[None, None, None]:
-    """``patch_compile_options(config_patches)``, recorded as the user's options."""
-    token = _user_config_patches.set(
-        config_patches if isinstance(config_patches, dict) else {}
-    )
-    try:
-        with patch_compile_options(config_patches):
-            yield
-    finally:
-        _user_config_patches.reset(token)
-
-
-def _device_config_patches(policy: DeviceOperatorPolicy | None) -> dict[str, Any]:
-    if policy is None:
-        return {}
-    return policy.config_patches(user_options=_user_config_patches.get())
 
 
 # pass config dict back to user
@@ -2354,14 +2329,8 @@ def get_cuda_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[
 
 
 def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]:
-    """
-    Returns ``DeviceInterface.device(index)`` of the graph's one indexed device
-    whose interface ``runs_passes_under_device()`` (cuda's if cuda is available),
-    else a null context.
-    """
-    from torch._dynamo.device_interface import get_interface_for_device
-    from torch._inductor.utils import _probe_interface
-
+    """``DeviceInterface.device(index)`` of the graph's one indexed device whose
+    interface ``runs_passes_under_device()``, else a null context."""
     devices: OrderedSet[torch.device] = OrderedSet(
         device
         for device in get_all_devices(gm)
@@ -2375,12 +2344,7 @@ def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]
 
 
 def _should_wakeup_async_compile(example_inputs: Sequence[InputType]) -> bool:
-    """
-    Whether a compile over ``example_inputs`` should wake the async-compile
-    subprocess pool early: True if an input's device ``wakes_async_compile()``.
-    """
-    from torch._inductor.utils import _probe_interface
-
+    """Whether an input's device ``wakes_async_compile()`` (the subprocess pool)."""
     return any(
         isinstance(e, torch.Tensor)
         and _probe_interface(e.device.type, "wakes_async_compile")
@@ -2804,8 +2768,8 @@ def _with_device_config(
     compile_fx: Callable[..., CompileFxOutput],
 ) -> Callable[..., CompileFxOutput]:
     """Runs ``compile_fx`` under the options of its graph's device (the operator
-    policy's ``config_defaults`` and ``custom_passes``) once the user's
-    ``config_patches`` are applied, the backward too; once per compile."""
+    policy's ``config_defaults`` and ``custom_passes``) inside the user's
+    ``config_patches``, the backward too; once per compile."""
 
     @functools.wraps(compile_fx)
     def wrapper(
@@ -2818,20 +2782,23 @@ def _with_device_config(
     ) -> CompileFxOutput:
         policy = (
             None
-            if config_patches or _device_config_applied.get()
+            if _device_config_applied.get()
             else _graph_operator_policy(model_, example_inputs_)
         )
         if policy is None:
             return compile_fx(
                 model_, example_inputs_, inner_compile, config_patches, *args, **kwargs
             )
-        device_config = _device_config_patches(policy)
-        with _device_config_scope(device_config):
-            # the backward too, compiled out of this scope
-            inner_compile = _device_config_scope(device_config)(inner_compile)
-            return compile_fx(
-                model_, example_inputs_, inner_compile, None, *args, **kwargs
-            )
+        with patch_compile_options(config_patches):
+            device_config = policy.config_patches(user_options=config_patches)
+            with _device_config_scope(device_config):
+                # the backward too, compiled out of this scope
+                inner_compile = patch_compile_options(config_patches)(
+                    _device_config_scope(device_config)(inner_compile)
+                )
+                return compile_fx(
+                    model_, example_inputs_, inner_compile, None, *args, **kwargs
+                )
 
     return wrapper
 
@@ -2874,7 +2841,7 @@ def compile_fx(
         return model_
 
     if config_patches:
-        with _user_options_scope(config_patches):
+        with patch_compile_options(config_patches):
             return compile_fx(
                 model_,
                 example_inputs_,
@@ -3477,7 +3444,9 @@ def autograd_cache_key(
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
         operator_policy_scope(operator_policy),
-        _device_config_scope(_device_config_patches(operator_policy)),
+        _device_config_scope(
+            {} if operator_policy is None else operator_policy.config_patches()
+        ),
     ):
         return aot_autograd.autograd_cache_key(
             graph,
