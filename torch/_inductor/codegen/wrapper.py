@@ -833,27 +833,15 @@ class EnterDeviceContextManagerWithStreamInfoLine(EnterDeviceContextManagerLine)
             super().codegen(code)
         else:
             super().codegen(code)
-            info = StreamInfoLine(self.num_streams, self.stream_idx_to_user_obj_idx)
-            info.codegen(code)
+            code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
 
-
-@dataclasses.dataclass
-class StreamInfoLine(WrapperLine):
-    """Binds the current stream and each user stream to its stream variable."""
-
-    num_streams: int
-    stream_idx_to_user_obj_idx: dict[int, int]
-
-    def codegen(self, code: IndentedBuffer) -> None:
-        if V.graph.cpp_wrapper:
-            return
-        code.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
-        for i in range(1, self.num_streams):
-            user_obj_idx = self.stream_idx_to_user_obj_idx[i]
-            code.writeline(
-                f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
-                f"= get_external_object_by_index({user_obj_idx})",
-            )
+            if self.num_streams > 1:
+                for i in range(1, self.num_streams):
+                    user_obj_idx = self.stream_idx_to_user_obj_idx[i]
+                    code.writeline(
+                        f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
+                        f"= get_external_object_by_index({user_obj_idx})",
+                    )
 
 
 @dataclasses.dataclass
@@ -1932,7 +1920,7 @@ class PythonWrapperCodegen(CodeGen):
         self, num_streams: int, stream_idx_to_user_obj_idx: dict[int, int]
     ) -> None:
         """Declares the stream variables once, for a device with streams, no guard."""
-        if self.stream_info_declared:
+        if self.stream_info_declared or V.graph.cpp_wrapper:
             return
         import_line = (
             "from torch._dynamo.graph_bytecode_inputs import "
@@ -1940,7 +1928,12 @@ class PythonWrapperCodegen(CodeGen):
         )
         if not self.imports.contains(import_line):
             self.imports.writeline(import_line)
-        self.writeline(StreamInfoLine(num_streams, stream_idx_to_user_obj_idx))
+        self.writeline(f"{DEFAULT_STREAM} = {V.graph.device_ops.current_stream()}")
+        for i in range(1, num_streams):
+            self.writeline(
+                f"{STREAM_NAME_TEMPLATE.format(stream_idx=i)} "
+                f"= get_external_object_by_index({stream_idx_to_user_obj_idx[i]})",
+            )
         self.stream_info_declared = True
 
     def codegen_cuda_stream_enter(
