@@ -4078,8 +4078,7 @@ def _is_cpp_backend(device_type: str) -> bool:
 
 
 def _fusion_choices(device: torch.device | None) -> InductorChoices:
-    """What the scheduler asks about fusing nodes on ``device``: the device's own
-    choices, else ``V.choices``."""
+    """The choices that decide fusions on ``device``: its own, else ``V.choices``."""
     choices = None if device is None else _device_choices(device.type)
     return V.choices if choices is None else choices
 
@@ -4394,28 +4393,21 @@ class Scheduler:
             stream_idx != DEFAULT_STREAM_IDX
             for stream_idx in self.node_to_stream.values()
         )
-        if self._multi_stream_nodes and V.graph.cpp_wrapper:
-            self._check_side_streams_in_cpp_wrapper()
-
-    def _check_side_streams_in_cpp_wrapper(self) -> None:
-        """Refuses side streams of the PrivateUse1 device: no C++ stream contexts."""
-        from .stream_constants import DEFAULT_STREAM_IDX
-
+        # The C++ wrapper has no stream contexts for the PrivateUse1 device.
         name = torch._C._get_privateuse1_backend_name()
-        if not any(
+        if V.graph.cpp_wrapper and any(
             stream_idx != DEFAULT_STREAM_IDX
             and (device := node.get_device()) is not None
             and device.type == name
             for node, stream_idx in self.node_to_stream.items()
         ):
-            return
-        raise NotImplementedError(
-            "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
-            f"side stream of the device '{name}' (a `with torch.{name}.stream(s):` "
-            "region in the compiled function): it has no stream contexts. Compile "
-            "this graph with the Python wrapper (cpp_wrapper=False), or keep the "
-            "side-stream work outside the compiled function."
-        )
+            raise NotImplementedError(
+                "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
+                f"side stream of the device '{name}' (a `with torch.{name}.stream(s):` "
+                "region in the compiled function): it has no stream contexts. Compile "
+                "this graph with the Python wrapper (cpp_wrapper=False), or keep the "
+                "side-stream work outside the compiled function."
+            )
 
     def _has_multi_stream_nodes(self) -> bool:
         """Check if any nodes are assigned to non-default streams."""
