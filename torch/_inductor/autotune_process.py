@@ -91,10 +91,7 @@ def _visible_devices_env(gpu_type: str) -> str | None:
     if var is None or (isinstance(var, str) and var):
         return var
     _device_interface._warn_broken_probe(
-        interface,
-        "visible_devices_env",
-        f"returned {var!r}, not a non-empty str",
-        None,
+        interface, "visible_devices_env", f"returned {var!r}, not a non-empty str", None
     )
     return None
 
@@ -201,11 +198,10 @@ class TuningProcess:
             if config.profile_bandwidth_with_do_bench_using_profiling
             else "0",
         }
-        if self.device is not None and (
-            env_var := _visible_devices_env(get_gpu_type())
-        ):
+        gpu_type = get_gpu_type()
+        if self.device is not None and (env_var := _visible_devices_env(gpu_type)):
             env[env_var] = str(self.device)
-        if (gpu_type := get_gpu_type()) == torch._C._get_privateuse1_backend_name():
+        if gpu_type == torch._C._get_privateuse1_backend_name():
             env[AUTOTUNE_DEVICE_BACKENDS_ENV] = gpu_type
         self.process = subprocess.Popen(
             cmd,

@@ -326,9 +326,8 @@ class CacheBase:
     def get_system() -> SystemInfo:
         system = CacheBase._get_cuda_system()
         if device_interfaces := _device_interfaces_system_info():
-            hash_input = {key: value for key, value in system.items() if key != "hash"}
-            hash_input["device_interfaces"] = device_interfaces
             system["device_interfaces"] = device_interfaces
+            hash_input = {key: value for key, value in system.items() if key != "hash"}
             system["hash"] = SYSTEM_CACHE_KEY_STRATEGY.key_from_json(hash_input)
         return system
 
@@ -3696,12 +3695,11 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
     wrapper = get_wrapper_codegen_for_device(device, cpp_wrapper=True)
     if not isinstance(wrapper, type) or not hasattr(wrapper, method_name):
         wrapper = CppWrapperCpu
-    method = inspect.getattr_static(wrapper, method_name)
-    if isinstance(method, (staticmethod, classmethod)):
-        line = getattr(wrapper, method_name)(device)
-    else:
+    method = getattr(wrapper, method_name)
+    if inspect.isfunction(inspect.getattr_static(wrapper, method_name)):
         # Declared as an instance method: it answers from the class alone.
-        line = method(wrapper, device)
+        method = functools.partial(method, wrapper)
+    line = method(device)
     match = _INCLUDE_LINE.match(line) if isinstance(line, str) else None
     if match is None:
         raise RuntimeError(
@@ -3710,14 +3708,12 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
             f"of device '{device}'"
         )
     header = match.group(1)
-    if os.path.isabs(header):
-        searched = [""]
-    else:
-        searched = CppTorchDeviceOptions(
-            device_type=device, aot_mode=aot_mode, compile_only=True
-        ).get_include_dirs()
-        for variable in ("CPATH", "CPLUS_INCLUDE_PATH"):
-            searched += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
+    searched = CppTorchDeviceOptions(
+        device_type=device, aot_mode=aot_mode, compile_only=True
+    ).get_include_dirs()
+    for variable in ("CPATH", "CPLUS_INCLUDE_PATH"):
+        searched += [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
+    # os.path.join(d, header) is header itself when header is absolute.
     if not any(os.path.isfile(os.path.join(d, header)) for d in searched):
         cpu_line = CppWrapperCpu.get_device_include_path_jit("cpu")
         raise RuntimeError(

@@ -452,8 +452,7 @@ def is_cpu(x: IRNode | torch.device | None | str) -> bool:
 
 
 def has_cpu_kernels(x: IRNode | torch.device | None | str) -> bool:
-    """Whether the C++ backend generates the kernels of ``x``'s device
-    (``utils.is_cpp_scheduled``), so that cpu's realization heuristics apply."""
+    """Whether ``x``'s device ``is_cpp_scheduled``: cpu's heuristics apply."""
     device_type = get_device_type(x)
     return device_type is not None and is_cpp_scheduled(device_type)
 

@@ -5698,11 +5698,8 @@ class CppScheduling(BaseScheduling):
                 )
             compile_wrapper.splice(src_code, strip=True)
             if not V.graph.cpp_wrapper:
-                compile_wrapper.writeline(
-                    "''')"
-                    if device_type == "cpu"
-                    else f"''', device_type={device_type!r})"
-                )
+                args = "" if device_type == "cpu" else f", device_type={device_type!r}"
+                compile_wrapper.writeline(f"'''{args})")
             wrapper.define_kernel(
                 kernel_name,
                 compile_wrapper.getvalue(),

@@ -1994,8 +1994,7 @@ class SIMDScheduling(BaseScheduling):
 
     @staticmethod
     def is_good_size(s: sympy.Expr) -> bool:
-        """Whether the tiling heuristics favour ``s`` as the size of a tile
-        (default: CandidateTiling.is_good_size, a multiple of 32)."""
+        """Whether tiling favours tile size ``s`` (default: a multiple of 32)."""
         return CandidateTiling.is_good_size(s)
 
     def group_fn(self, sizes):
