@@ -120,18 +120,11 @@ def rename_privateuse1_backend(backend_name: str) -> None:
     (2) ``current_device() -> int``
         Returns the index of a currently selected device.
 
-    Note(torch.compile): BackendModule may also have the following API's, so that
-    Dynamo and Inductor find "foo" without your package importing them:
-
-    (1) ``get_device_interface()``: the ``DeviceInterface`` subclass of "foo", asked once when
-        none is registered; without it, ``torch_foo._dynamo.device_interface.DeviceInterface``.
-    (2) ``_inductor_backend_init()``, else ``Scheduling``, ``PythonWrapperCodegen`` and
-        ``CppWrapperCodegen``: the Inductor backend of "foo" when no loader is registered.
-    (3) ``StreamContext``, ``device``, ``amp.autocast``, ``get_rng_state()`` and
-        ``set_rng_state(state)`` (the current device's generator), used as ``torch.cuda``'s.
-
-    Other hooks are members of ``DeviceInterface`` and ``DeviceOpOverrides``; the
-    backend author guide lists each with its default.
+    Note(torch.compile): BackendModule may also have ``get_device_interface()`` (the
+    ``DeviceInterface`` subclass of "foo", asked once when none is registered),
+    ``_inductor_backend_init()`` (registers its Inductor backend), ``StreamContext``,
+    ``device``, ``amp.autocast`` and ``get/set_rng_state``, used as ``torch.cuda``'s.
+    The backend author guide lists these and the other hooks, each with its default.
 
     For more details, see https://pytorch.org/tutorials/advanced/extend_dispatcher.html#get-a-dispatch-key-for-your-backend
     For an existing example, see https://github.com/bdhirsh/pytorch_open_registration_example
