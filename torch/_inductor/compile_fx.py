@@ -2858,7 +2858,7 @@ def compile_fx(
         compile_region_name=compile_region_name,
     )
 
-    # Wake up the AsyncCompile subproc pool as early as possible (if there's a GPU).
+    # Wake up the AsyncCompile subproc pool as early as possible (if there's cuda).
     if _should_wakeup_async_compile(example_inputs_):
         torch._inductor.async_compile.AsyncCompile.wakeup()
 
