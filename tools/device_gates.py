@@ -576,18 +576,16 @@ S75:L/M S76:M S77:M S78:L S79:L/M S80:M S81:L/M S82:L S83:L S84:L S85:L S86:L S8
 S89:L S90:M S91:L/M S92:L
 """.split())
 
-#: The audit's R verdicts: the site asks the registry.
+#: The audit's R verdicts: the site asks the registry.  S6: host-side TMA
+#: (``has_triton_tma()``) stays process-wide: it says which descriptor API the
+#: installed Triton has, asked by Dynamo before a kernel's device is known.
 REPLACED = frozenset(
-    [f"S{i}" for i in (1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49, 55,
-                       56, 59, 66, 70, 71, 74, 77, 78, 79, 80, 87, 89)]
+    [f"S{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49,
+                       55, 56, 59, 66, 70, 71, 74, 77, 78, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
 NOT_REPLACED: dict[str, tuple[str, str]] = {
-    "S6": ("P", "per device for PrivateUse1 in can_use_tma and TMACompatibilityChecker"
-                " (supports_tensor_descriptors); has_triton_tma_device, the stable TMA API"
-                " (templates' TMA_EXPERIMENTAL_API) and Blackwell stay process-wide on cuda"
-                " capability / torch.xpu"),
     "S10": ("P", "get_max_numwarps, flex-decoding SM count, _is_sm7x_or_older_gpu: torch.cuda/xpu"),
     "S18": ("P", "MOD_SKIPLIST unchanged: the python-backend dummy module is skipped"),
     "S33": ("P", "backend-name lists: right only if the Scheduling subclasses Triton/Cpp"),

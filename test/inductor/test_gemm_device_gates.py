@@ -118,7 +118,7 @@ class TritonGemmInterpreterTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 5, ok: True", proc.stdout)
+        self.assertIn("cases run: 8, ok: True", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -2344,7 +2344,12 @@ def use_triton_blackwell_tma_template(
     from .codegen.cuda.cuda_env import is_datacenter_blackwell_arch
 
     # Blackwell template require the tensor descriptor API, not the experimental API.
-    return has_triton_tensor_descriptor_host_tma() and is_datacenter_blackwell_arch()
+    # NVIDIA's architecture: not for the PrivateUse1 device.
+    return (
+        has_triton_tensor_descriptor_host_tma()
+        and is_datacenter_blackwell_arch()
+        and matrices[0].get_device().type != torch._C._get_privateuse1_backend_name()
+    )
 
 
 def use_triton_scaling_template(

@@ -170,14 +170,14 @@ def has_triton_tma_device() -> bool:
 
 
 @_registry_cache
-def _has_triton_tma_for_device(device: Any) -> bool:
-    """``has_triton_tma_device()`` for an in-tree ``device``; for the PrivateUse1
-    device, whether its interface's ``supports_tensor_descriptors(device)`` and
-    Triton has ``tl.make_tensor_descriptor``."""
+def _has_triton_tma_for_device(device: Any, stable_api: bool = False) -> bool:
+    """``has_triton_tma_device()`` (``stable_api``: ``has_triton_stable_tma_api()``)
+    for an in-tree ``device``; for the PrivateUse1 device, whether its interface's
+    ``supports_tensor_descriptors(device)`` and Triton has ``tl.make_tensor_descriptor``."""
     import torch
 
     if device is None or device.type != torch._C._get_privateuse1_backend_name():
-        return has_triton_tma_device()
+        return has_triton_stable_tma_api() if stable_api else has_triton_tma_device()
     from torch._dynamo import device_interface
 
     try:

@@ -17,14 +17,23 @@ import unittest
 import torch
 from torch._dynamo.device_interface import BackendFeature
 from torch._inductor import config, metrics
+from torch._inductor.codegen.cuda.cuda_env import is_datacenter_blackwell_arch
+from torch._inductor.ir import FixedLayout, InputBuffer, TensorBox
 from torch._inductor.kernel.bmm import bmm_template
+from torch._inductor.kernel.mm import (
+    blackwell_ws_persistent_device_tma_mm_template,
+    persistent_tma_mm_template,
+)
+from torch._inductor.kernel.mm_grouped import can_use_triton_kernel
 from torch._inductor.template_heuristics import registry
 from torch._inductor.template_heuristics.triton import (
     BaseConfigHeuristic,
+    BlackwellTMATemplateConfigMixin,
     GemmConfig,
     MMTemplateConfigMixin,
+    TMATemplateConfigMixin,
 )
-from torch._inductor.utils import run_and_get_code
+from torch._inductor.utils import get_code, run_and_get_code
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import TestCase
 
@@ -57,6 +66,20 @@ class OneGemmConfig(MMTemplateConfigMixin, BaseConfigHeuristic):
     def __init__(self) -> None:
         super().__init__()
         self.mm_configs = [GemmConfig(16, 16, 16, 1, 1)]
+
+
+class HostTmaInterface(GemmTritonDeviceInterface):
+    supports_tma = staticmethod(lambda device=None: True)
+
+
+class OneTmaGemmConfig(TMATemplateConfigMixin, BaseConfigHeuristic):
+    def __init__(self) -> None:
+        super().__init__()
+        self.mm_configs = [GemmConfig(16, 16, 16, 2, 4)]
+
+
+class OneBlackwellGemmConfig(BlackwellTMATemplateConfigMixin, OneTmaGemmConfig):
+    pass
 
 
 def _randn(*size, dtype=torch.float32):
@@ -132,6 +155,48 @@ class TritonGemmCases(TestCase):
                 actual, (code,) = run_and_get_code(torch.compile(fn), x)
             self.assertEqual(actual.cpu(), fn(x).cpu())
             self.assertEqual("tl.make_tensor_descriptor" in code, declared, interface.__name__)
+
+    def test_persistent_tma_template(self):
+        # The stable tensor-descriptor API, and not NVIDIA's Blackwell template
+        # where the process's cuda architecture says Blackwell.
+        register_triton_backend(DEVICE, HostTmaInterface)
+        for template, heuristic in (
+            (persistent_tma_mm_template, OneTmaGemmConfig),
+            (blackwell_ws_persistent_device_tma_mm_template, OneBlackwellGemmConfig),
+        ):
+            registry.register_template_heuristic(template.uid, DEVICE)(heuristic)
+        is_datacenter_blackwell_arch.cache_clear()
+        self.addCleanup(is_datacenter_blackwell_arch.cache_clear)
+        a, b = _randn(32, 32), _randn(32, 32)
+        options = {"max_autotune_gemm": True, "max_autotune_gemm_backends": "TRITON",
+                   "triton.enable_persistent_tma_matmul": True, "cuda.arch": "100"}
+        # Code only: the template's loop indices are Python ints in Triton's
+        # interpreter, which has no .to() for them.
+        with config.patch(options):
+            code = "\n".join(get_code(torch.compile(torch.mm), a, b))
+        FileCheck().check("triton.language.make_tensor_descriptor").run(code)
+        self.assertNotIn("experimental_device_tensormap", code)
+        self.assertNotIn("warp_specialize", code)
+
+    def test_native_matmul_refuses_tma_per_device(self):
+        # As for cuda with tensor descriptors; a device without them is not
+        # refused for another device's.
+        a, b = _randn(16, 16), _randn(16, 16)
+        options = {"triton.native_matmul": True, "triton.enable_persistent_tma_matmul": True}
+        with config.patch(options), self.assertRaisesRegex(
+            Exception, "native matmul doesn't support tma codegen yet"
+        ):
+            torch.compile(torch.mm)(a, b)
+
+    def test_grouped_mm_asks_the_device(self):
+        def box(name):
+            layout = FixedLayout(torch.device(DEVICE, 0), torch.bfloat16, [4, 16, 16])
+            return TensorBox.create(InputBuffer(name=name, layout=layout))
+
+        a, b = box("a"), box("b")
+        self.assertTrue(can_use_triton_kernel(a, b, None, None, None))
+        register_triton_backend(DEVICE, ExtensionTritonDeviceInterface)
+        self.assertFalse(can_use_triton_kernel(a, b, None, None, None))
 
 
 def run_cases() -> int:

@@ -154,7 +154,7 @@ def use_native_matmul(mat1, mat2):
     # If tma matmul is on, don't do native matmul
     if (
         config.triton.enable_persistent_tma_matmul
-        and torch.utils._triton.has_triton_tma_device()
+        and torch.utils._triton._has_triton_tma_for_device(mat1.get_device())
     ):
         raise AssertionError("native matmul doesn't support tma codegen yet")
 

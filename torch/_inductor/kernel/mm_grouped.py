@@ -9,7 +9,7 @@ from torch._inductor.codegen.cutedsl.cutedsl_template import CuteDSLTemplate
 from torch._inductor.runtime.triton_compat import tl
 from torch._inductor.template_heuristics.cutedsl import get_groupgemm_configs
 from torch._inductor.virtualized import V
-from torch.utils._triton import has_triton
+from torch.utils._triton import _has_triton_tma_for_device, has_triton
 
 from ..ir import ChoiceCaller, Layout, TensorBox
 from ..lowering import register_lowering
@@ -220,8 +220,12 @@ def can_use_triton_kernel(
     bias: TensorBox | None,
     scale_result: TensorBox | None,
 ) -> bool:
+    device = mat_a.get_device()
     if not (
-        torch.cuda.is_available()
+        # The PrivateUse1 device's template loads through tensor descriptors.
+        _has_triton_tma_for_device(device)
+        if device.type == torch._C._get_privateuse1_backend_name()
+        else torch.cuda.is_available()
         and torch.cuda.get_device_capability() >= (9, 0)
         and not torch.version.hip
     ):

@@ -15,7 +15,7 @@ import torch
 from torch._inductor.template_heuristics.triton_addmm import AddMMConfigMixin
 from torch.utils._ordered_set import OrderedSet
 from torch.utils._sympy.functions import Min, Mod
-from torch.utils._triton import has_triton_stable_tma_api
+from torch.utils._triton import _has_triton_tma_for_device
 
 from .. import config
 from ..kernel.bmm import bmm_template
@@ -2554,7 +2554,7 @@ class TMATemplateConfigMixin(TMAWorkspaceMixin, MMTemplateConfigMixin):
             "B_ROW_MAJOR": not mat2.layout.is_transposed(),
             "NUM_SMS": get_num_sms(),
             "TMA_SIZE": TMA_DESCRIPTOR_SIZE,
-            "TMA_EXPERIMENTAL_API": not has_triton_stable_tma_api(),
+            "TMA_EXPERIMENTAL_API": not _has_triton_tma_for_device(kernel_inputs.device(), True),
             "tma_store": config.triton.enable_template_tma_store,
             "tma_load_for_template_epilogue": config.triton.enable_tma_load_for_template_epilogue,
             "transpose_discontiguous_tensor_descriptors_override": True,
@@ -2832,7 +2832,9 @@ class ScaledTMAConfigMixin(TMAWorkspaceMixin, BaseScaledMMConfigMixin):
             # Add TMA-specific options for device TMA scaled MM
             template_kwargs["TMA_SIZE"] = TMA_DESCRIPTOR_SIZE
             template_kwargs["NUM_SMS"] = get_num_sms()
-            template_kwargs["TMA_EXPERIMENTAL_API"] = not has_triton_stable_tma_api()
+            template_kwargs["TMA_EXPERIMENTAL_API"] = not _has_triton_tma_for_device(
+                kernel_inputs.device(), True
+            )
 
             yield template_kwargs
 
