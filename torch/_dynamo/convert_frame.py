@@ -102,6 +102,7 @@ from .cache_size import (
 from .code_context import code_context
 from .device_interface import (
     _discover_privateuse1,
+    _is_base_default,
     _registry_cache,
     _warn_once,
     device_interfaces,
@@ -160,7 +161,7 @@ from .trace_rules import is_numpy
 from .types import ConvertFrameReturn, FrameAction, FrameExecStrategy, wrap_guarded_code
 from .utils import (
     _get_error_on_graph_break,
-    _rng_device_modules,
+    _save_device_rng_states,
     chromium_event_timed,
     CleanupManager,
     CompileTimeInstructionCounter,
@@ -324,20 +325,6 @@ def log_dynamo_start(code: CodeType, skip: int = 0) -> list[str]:
     return stack_strings
 
 
-@contextlib.contextmanager
-def _preserve_device_rng_states() -> Generator[None, None, None]:
-    """Restores, on exit, the generator of every registered out-of-tree device
-    that has one, as `preserve_global_state` restores cuda's."""
-    with torch._C.DisableTorchFunction():
-        states = [(module, module.get_rng_state()) for module in _rng_device_modules()]
-    try:
-        yield
-    finally:
-        with torch._C.DisableTorchFunction():
-            for module, state in states:
-                module.set_rng_state(state)
-
-
 def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
     """
     Context manager to:
@@ -385,7 +372,7 @@ def preserve_global_state(fn: Callable[_P, _T]) -> Callable[_P, _T]:
             exit_stack.enter_context(
                 torch.fx._symbolic_trace._maybe_revert_all_patches()
             )
-            exit_stack.enter_context(_preserve_device_rng_states())
+            exit_stack.callback(_save_device_rng_states())
             reset_user_object_tracking()
             try:
                 return fn(*args, **kwargs)
@@ -503,16 +490,13 @@ def _devices_with_dynamo_config(
         device: interface
         for device, interface in list(device_interfaces.items())
         if ":" not in device
-        and interface.dynamo_config_defaults
-        is not DeviceInterface.dynamo_config_defaults
+        and not _is_base_default(interface, "dynamo_config_defaults")
     }
 
 
 def _device_dynamo_config(frame: DynamoFrameType) -> dict[str, Any]:
     """The `dynamo_config_defaults()` of the device of the frame's first tensor
-    argument (or first parameter of a module argument), by canonical option
-    name, for the options at torch's default value; raises `ValueError` on an
-    unknown name."""
+    (or module) argument at torch's default value; `ValueError` on an unknown name."""
     interfaces = _devices_with_dynamo_config(torch._C._get_privateuse1_backend_name())
     if not interfaces:
         return {}
@@ -555,13 +539,8 @@ def _device_dynamo_config(frame: DynamoFrameType) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def _device_config_patch(frame: DynamoFrameType) -> Generator[None, None, None]:
-    """Sets the Dynamo options of the frame's device (`_device_dynamo_config`)
-    as if unset by the user again afterwards (`config.patch` would leave the
-    prior values set)."""
-    if not (changes := _device_dynamo_config(frame)):
-        yield
-        return
-    revert = config._make_closure_patcher(**changes)()
+    """Sets `_device_dynamo_config(frame)`, as if unset by the user again on exit."""
+    revert = config._make_closure_patcher(**_device_dynamo_config(frame))()
     try:
         yield
     finally:

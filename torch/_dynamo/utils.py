@@ -2673,13 +2673,24 @@ def accelerator_is_available() -> bool:
 
 
 def _rng_device_modules() -> tuple[types.ModuleType, ...]:
-    """The device modules ``torch.<name>`` of the registered out-of-tree devices
-    whose random-number state is saved and restored wherever cuda's is: those
-    with ``get_rng_state()`` and ``set_rng_state()`` (the current device's
-    generator) whose interface is available. A module without them is skipped;
-    one whose ``get_rng_state()`` raises or returns no tensor is skipped with a
-    warning, once."""
+    """The modules ``torch.<name>`` of the available out-of-tree devices whose
+    ``get_rng_state()`` returns a tensor and that have ``set_rng_state()``; a
+    broken ``get_rng_state()`` warns once."""
     return _derive_rng_device_modules(torch._C._get_privateuse1_backend_name())
+
+
+def _save_device_rng_states() -> Callable[[], None]:
+    """Saves the generator state of the `_rng_device_modules()`, as cuda's is
+    saved; returns the function that restores it."""
+    with torch._C.DisableTorchFunction():
+        states = [(m, torch.clone(m.get_rng_state())) for m in _rng_device_modules()]
+
+    def restore() -> None:
+        with torch._C.DisableTorchFunction():
+            for module, state in states:
+                module.set_rng_state(state)
+
+    return restore
 
 
 @_registry_cache
@@ -2725,10 +2736,7 @@ def preserve_rng_state() -> Generator[None, None, None]:
             cuda_rng_state = torch.clone(torch.cuda.get_rng_state())
         if torch.xpu.is_available():
             xpu_rng_state = torch.clone(torch.xpu.get_rng_state())
-        device_rng_states = [
-            (module, torch.clone(module.get_rng_state()))
-            for module in _rng_device_modules()
-        ]
+        restore_device_rng_states = _save_device_rng_states()
     try:
         yield
     finally:
@@ -2738,8 +2746,7 @@ def preserve_rng_state() -> Generator[None, None, None]:
                 torch.cuda.set_rng_state(cuda_rng_state)  # type: ignore[possibly-undefined]
             if torch.xpu.is_available():
                 torch.xpu.set_rng_state(xpu_rng_state)  # type: ignore[possibly-undefined]
-            for module, state in device_rng_states:
-                module.set_rng_state(state)
+            restore_device_rng_states()
 
 
 def is_jit_model(
@@ -2859,10 +2866,7 @@ def checkpoint_params(gm: torch.fx.GraphModule) -> Callable[[], None]:
         rng_state = torch.clone(torch.random.get_rng_state())
         if torch.cuda.is_available():
             cuda_rng_state = torch.clone(torch.cuda.get_rng_state())
-        device_rng_states = [
-            (module, torch.clone(module.get_rng_state()))
-            for module in _rng_device_modules()
-        ]
+        restore_device_rng_states = _save_device_rng_states()
         saved_state = [
             (param, param._version, torch.clone(param))
             # pyrefly: ignore [bad-argument-type]
@@ -2874,8 +2878,7 @@ def checkpoint_params(gm: torch.fx.GraphModule) -> Callable[[], None]:
             torch.random.set_rng_state(rng_state)
             if torch.cuda.is_available():
                 torch.cuda.set_rng_state(cuda_rng_state)
-            for module, state in device_rng_states:
-                module.set_rng_state(state)
+            restore_device_rng_states()
             for param, version, original_value in saved_state:
                 if param._version != version:
                     param.copy_(original_value)
@@ -2950,8 +2953,7 @@ if has_triton_package():
 
 
 def _is_device_constant_type(value_type: type) -> bool:
-    """Whether `value_type` is the device-properties type of an available
-    out-of-tree device: a constant type like those of common_constant_types."""
+    """Whether `value_type` is an available out-of-tree device's properties type."""
     return value_type in torch._dynamo.trace_rules._device_tables().constant_types
 
 """
@@ -4937,8 +4939,7 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
 
         try:
             init_backend_registration((type,))
-        except RuntimeError as err:
-            # A probe: a compile for the device raises the loader's error.
+        except RuntimeError as err:  # a compile for the device raises it
             log.warning("%s", err)
         compile_supported = type in _device_tables().devices and (
             get_scheduling_for_device(type) is not None
