@@ -2118,22 +2118,13 @@ class InstructionTranslatorBase(
             self._maybe_emit_sync_dealloc(var)
         del self.symbolic_locals[name]
 
-    @staticmethod
-    def _is_accelerator_with_streams(device_type: str) -> bool:
-        """Whether `device_type` is an out-of-tree device with streams and the
-        current accelerator."""
-        if device_type not in _device_tables().stream_devices:
-            return False
-        accelerator = torch.accelerator.current_accelerator()
-        return accelerator is not None and accelerator.type == device_type
-
     def _maybe_emit_sync_dealloc(self, var: TensorVariable) -> None:
         from .variables.streams import get_current_stream, new_event
 
         device = var.device
         if device is None or (
             device.type not in ("cuda", "xpu")
-            and not self._is_accelerator_with_streams(device.type)
+            and device.type not in _device_tables().stream_devices
         ):
             return
 

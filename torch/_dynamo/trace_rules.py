@@ -54,6 +54,8 @@ from . import config
 from .device_interface import (
     _device_record,
     _device_records,
+    _device_type,
+    _discover_privateuse1,
     _registry_cache,
     _safe_probe,
     _update_device_record,
@@ -3127,6 +3129,7 @@ class _DeviceTables:
     tensor_classes: dict[type, None]
     constant_types: frozenset[type]
     devices: frozenset[str]
+    # The current accelerator, if one of `devices` whose interface exposes streams.
     stream_devices: frozenset[str]
     # Functions of `torch.<PrivateUse1 name>` while it has no interface.
     interfaceless_runtime: frozenset[Any]
@@ -3144,14 +3147,6 @@ def _runtime_without_interface(name: str) -> frozenset[Any]:
     return frozenset(
         fn for fn in list(vars(module).values()) if callable(fn) and hashable(fn)
     )
-
-
-def _rule_after_loading_interface(obj: Any) -> type[VariableTracker] | None:
-    """The device rule of `obj` after discovering the PrivateUse1 interface."""
-    from .device_interface import _discover_privateuse1
-
-    _discover_privateuse1(loaders=True)
-    return _device_tables().rule_map.get(obj, None)
 
 
 def _device_without_interface(tx: Any, fn: Any) -> str | None:
@@ -3184,12 +3179,6 @@ def _unwrapped(fn: Any) -> Any:
     if is_lru_cache_wrapped_function(fn):
         fn = fn.__wrapped__
     return unwrap_if_wrapper(fn)
-
-
-_INTERFACE_CONSTANT_FOLD_SLOTS = {
-    "constant_fold": "dynamo_constant_fold_fns",
-    "constant_fold_need_guards": "dynamo_constant_fold_fns_need_guards",
-}
 
 
 def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
@@ -3237,6 +3226,7 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     kinds: dict[Any, str] = {}
     tensor_classes: dict[type, None] = {}
     constant_types, stream_devices = set(), set()
+    accelerator = torch.accelerator.current_accelerator() if devices else None
     for name, device_interface, module in devices:
         kinds.update(
             _device_rule_kinds(name, device_interface, module, static_rules, handled)
@@ -3246,7 +3236,8 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
         tensor_classes.update(
             dict.fromkeys(_interface_slot(device_interface, "dynamo_tensor_classes"))
         )
-        if _safe_probe(device_interface, "exposes_streams"):
+        streams = _safe_probe(device_interface, "exposes_streams")
+        if streams and getattr(accelerator, "type", None) == name:
             stream_devices.add(name)
         if _safe_probe(device_interface, "is_available"):
             props = _safe_probe(device_interface, "get_device_properties", default=None)
@@ -3311,9 +3302,10 @@ def _device_rule_kinds(
             if fn is not None and fn not in static_rules:
                 handled[attr].setdefault(fn, name)
                 device_kinds[fn] = "in_graph"
-    for kind, slot in _INTERFACE_CONSTANT_FOLD_SLOTS.items():
-        for fn in _interface_slot(device_interface, slot):
-            device_kinds[fn] = kind
+    for fn in _interface_slot(device_interface, "dynamo_constant_fold_fns"):
+        device_kinds[fn] = "constant_fold"
+    for fn in _interface_slot(device_interface, "dynamo_constant_fold_fns_need_guards"):
+        device_kinds[fn] = "constant_fold_need_guards"
     device_kinds.update(_device_record(name).trace_rules or {})
     return device_kinds
 
@@ -3348,14 +3340,12 @@ def register_device_trace_rules(
     over its module's defaults and interface's slots (torch functions keep theirs);
     a later rule for a function replaces the earlier one. Raises `ValueError` for a
     built-in device type or a function given two rules, `TypeError` for bad input."""
-    if isinstance(device_type, torch.device):
-        device_type = device_type.type
-    if not isinstance(device_type, str):
+    if not isinstance(device_type, (str, torch.device)):
         raise TypeError(
             f"register_device_trace_rules(): the device type must be a str or a "
             f"torch.device, got {device_type!r}"
         )
-    device_type = device_type.partition(":")[0]
+    device_type = _device_type(device_type)
     if device_type in dict(get_registered_device_interfaces()) and device_type not in (
         dict(get_interface_for_device__PrivateUse1())
     ):
@@ -4447,7 +4437,9 @@ def _obj_rule_and_reason(obj: Any) -> tuple[type[VariableTracker] | None, str]:
     tables = _device_tables()
     rule = tables.rule_map.get(obj, None)
     if rule is None and obj in tables.interfaceless_runtime:
-        rule = _rule_after_loading_interface(obj)
+        # a runtime function of PrivateUse1: discover its interface, then ask again
+        _discover_privateuse1(loaders=True)
+        rule = _device_tables().rule_map.get(obj, None)
     return rule, "device trace rules"
 
 
