@@ -1,4 +1,5 @@
 import collections
+import functools
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -66,23 +67,15 @@ def _codegen_current_stream(device: torch.device, cg: "PyCodegen") -> None:
     cg.extend_output(create_call_function(1, False))
 
 
-def _codegen_build_of_class(
-    cg: "PyCodegen",
-    global_name: str,
-    device_cls: type,
-    args: TupleVariable,
-    kwargs: ConstDictVariable,
-) -> None:
-    # Pushes stash(build_of_class(device_cls, args, kwargs)).
-    cg.add_push_null(
-        lambda: cg.load_import_from(torch._dynamo.utils.__name__, "build_of_class")
-    )
-    name = cg.tx.output.install_global_by_id(global_name, device_cls)
+def _load_builder(cg: "PyCodegen", builder: str, device_cls: type | None) -> None:
+    # Loads torch._dynamo.utils.<builder>, or build_of_class bound to the Stream
+    # or Event class of an out-of-tree device.
+    if device_cls is None:
+        cg.load_import_from(torch._dynamo.utils.__name__, builder)
+        return
+    build = functools.partial(torch._dynamo.utils.build_of_class, device_cls)
+    name = cg.tx.output.install_global_by_id("_device_builder", build)
     cg.append_output(cg.create_load_global(name, add=True))
-    cg(args)
-    cg(kwargs)
-    cg.extend_output(create_call_function(3, False))
-    cg.extend_output(create_call_function(1, False))
 
 
 def get_current_stream(device: torch.device) -> int:
@@ -403,8 +396,7 @@ class StreamContextVariable(FxTracebackAnnotateVariable):
 
 
 class StreamVariable(StreamContextVariable):
-    """Represents the device-agnostic torch.Stream class (typed `stream_type`
-    for the interface's `Stream` of an out-of-tree device)."""
+    """Represents the device-agnostic torch.Stream class"""
 
     _cpython_type: type = torch.Stream  # pyrefly: ignore [bad-override]
     # Subclasses set this to the device-specific handle attribute name
@@ -652,15 +644,8 @@ class StreamVariable(StreamContextVariable):
                     "stash_graph_created_object",
                 )
             )
-            if device_cls is not None:
-                _codegen_build_of_class(
-                    codegen, "_device_stream_cls", device_cls, args, kwargs
-                )
-                return
             codegen.add_push_null(
-                lambda: codegen.load_import_from(
-                    torch._dynamo.utils.__name__, "build_stream"
-                )
+                lambda: _load_builder(codegen, "build_stream", device_cls)
             )
             codegen(args)
             codegen(kwargs)
@@ -835,15 +820,8 @@ class EventVariable(VariableTracker):
                     "stash_graph_created_object",
                 )
             )
-            if device_cls is not None:
-                _codegen_build_of_class(
-                    codegen, "_device_event_cls", device_cls, args, kwargs
-                )
-                return
             codegen.add_push_null(
-                lambda: codegen.load_import_from(
-                    torch._dynamo.utils.__name__, "build_event"
-                )
+                lambda: _load_builder(codegen, "build_event", device_cls)
             )
             codegen(args)
             codegen(kwargs)
