@@ -190,14 +190,11 @@ def _reset_device_backends() -> None:
     overrides it, outside the compile lock; one that raises warns once."""
     from .device_interface import _warn_once, device_interfaces, DeviceInterface
 
-    called: set[type[DeviceInterface]] = set()
-    for interface in list(device_interfaces.values()):
-        hook = interface.on_dynamo_reset
-        if interface in called or hook is DeviceInterface.on_dynamo_reset:
+    for interface in dict.fromkeys(device_interfaces.values()):
+        if interface.on_dynamo_reset is DeviceInterface.on_dynamo_reset:
             continue
-        called.add(interface)
         try:
-            hook()
+            interface.on_dynamo_reset()
         except Exception as err:
             _warn_once(
                 ("on_dynamo_reset", interface),

@@ -394,8 +394,7 @@ class FailOnRecompileLimitHit(Exception):
 
 
 class TritonUnavailableError(RuntimeError):
-    """Triton cannot be used for a device (``raise_if_triton_unavailable()``);
-    the message says how to fix it. A ``RuntimeError``, as that method raised."""
+    """Triton cannot be used for a device (``raise_if_triton_unavailable()``)."""
 
 
 class PackageError(TorchDynamoException):

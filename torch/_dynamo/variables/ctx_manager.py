@@ -938,7 +938,6 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         device_type: str,
         context_class: type,
         device: Any,
-        **kwargs: Any,
     ) -> "OutOfTreeDeviceVariable":
         if device is None:
             index = -1
@@ -955,7 +954,7 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         module = _device_module(device_type, "set_device")
         if index is None:
             index = module.current_device()
-        return cls(device_type, context_class, target_values=[index], **kwargs)
+        return cls(device_type, context_class, target_values=[index])
 
     def _set_device_node(self, tx: "InstructionTranslatorBase", index: int) -> None:
         args = (self.device_type, index)
@@ -981,11 +980,6 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         if self.initial_values:
             self._set_device_node(tx, self.initial_values[0])
         return variables.ConstantVariable.create(None)
-
-    def reconstruct_type(self, codegen: "PyCodegen") -> None:
-        codegen.load_import_from(
-            self.context_class.__module__, self.context_class.__qualname__
-        )
 
     def module_name(self) -> str:
         return self.context_class.__module__
@@ -1207,20 +1201,15 @@ class AutocastModeVariable(ContextWrappingVariable):
                 # pyrefly: ignore [unnecessary-comparison]
                 arg = "cuda" if func is torch.cuda.amp.autocast else "cpu"
             elif func in device_autocast_classes and key not in bound_args.arguments:
+                arg = device_autocast_classes[func]
                 if key != "device_type":
                     unimplemented(
                         gb_type="unsupported device autocast class",
                         context=f"{func.__qualname__}{inspect.signature(func)}",
-                        explanation=f"Dynamo traces the autocast class of device "
-                        f"'{device_autocast_classes[func]}' when it takes the "
-                        "arguments `dtype`, `enabled` and `cache_enabled` of "
-                        f"torch.cuda.amp.autocast; it has no `{key}`.",
-                        hints=[
-                            f"Use torch.autocast('{device_autocast_classes[func]}', "
-                            "...) instead.",
-                        ],
+                        explanation=f"The autocast class of device '{arg}' has no "
+                        f"`{key}` argument, which torch.cuda.amp.autocast has.",
+                        hints=[f"Use torch.autocast('{arg}', ...) instead."],
                     )
-                arg = device_autocast_classes[func]
             else:
                 arg = bound_args.arguments[key]
             if isinstance(arg, VariableTracker):

@@ -2260,17 +2260,16 @@ class SkipFunctionVariable(VariableTracker):
             install_guard(source.make_guard(GuardBuilder.CLOSURE_MATCH))
         return cls(value, source=source)
 
-    def _checked_module_name(
-        self, tx: "InstructionTranslatorBase", module_or: Any, qualname: str
-    ) -> str:
-        """The name of the module `module_or`; graph-breaks instead on the
-        runtime of the PrivateUse1 device while it has no interface."""
+    def _check_device_runtime(
+        self, tx: "InstructionTranslatorBase", module_name: str, qualname: str
+    ) -> None:
+        """Graph-breaks, naming the fix, on the runtime of the PrivateUse1 device
+        while it has no interface."""
         from ..trace_rules import _device_without_interface, get_skip_reason
 
-        module_name = "<unknown module>" if module_or is None else str(module_or)
         device = _device_without_interface(tx, self.value)
         if device is None:
-            return module_name
+            return
         unimplemented(
             gb_type="Attempted to call function marked as skipped",
             context=f"module: {module_name}, qualname: {qualname}, "
@@ -2401,7 +2400,8 @@ class SkipFunctionVariable(VariableTracker):
                     return rebuilt_fn.call_function(tx, args, kwargs)
             qualname = getattr(self.value, "__qualname__", "<unknown qualname>")
             module_or = getattr(self.value, "__module__", None)
-            module_name = self._checked_module_name(tx, module_or, qualname)
+            module_name = "<unknown module>" if module_or is None else str(module_or)
+            self._check_device_runtime(tx, module_name, qualname)
             try:
                 path = inspect.getfile(self.value)
                 explanation = (

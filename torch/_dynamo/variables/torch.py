@@ -2293,8 +2293,11 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
             if device is None:
                 source = CallFunctionNoArgsSource(self.source)
                 install_guard(source.make_guard(GuardBuilder.ID_MATCH))
-            # `module` is `torch.<device type>`, whatever its __name__ says
-            new_source = AttrSource(ImportSource("torch"), _module_attr(module, device))
+            # assumes `module` is in the form `torch.xyz`
+            new_source = AttrSource(
+                ImportSource("torch"),
+                _module_attr(module, device),
+            )
             return VariableTracker.build(tx, module, new_source)
 
         @register(
@@ -4009,17 +4012,16 @@ def _add_device_handlers(
         # typed as the Stream class of the device's interface
         stream_var = current_stream(self, tx, *args, **kwargs)
         device = handled["current_stream"][self.value]
-        stream_classes = tables.stream_classes
-        cls = next((c for c, d in stream_classes.items() if d == device), None)
-        if cls is None or stream_var.python_type() is cls:
-            return stream_var
-        return StreamVariable(
-            stream_var.proxy,
-            stream_var.value,
-            stream_var.user_object_index,
-            stream_type=cls,
-            source=stream_var.source,
-        )
+        cls = next((c for c, d in tables.stream_classes.items() if d == device), None)
+        if cls is not None and stream_var.python_type() is not cls:
+            stream_var = StreamVariable(
+                stream_var.proxy,
+                stream_var.value,
+                stream_var.user_object_index,
+                stream_type=cls,
+                source=stream_var.source,
+            )
+        return stream_var
 
     def handle_device_synchronize(
         self: Any, tx: Any, *args: Any, **kwargs: Any
@@ -4045,7 +4047,7 @@ def _add_device_handlers(
 
 
 def _module_attr(module: Any, device: Any) -> str:
-    """The attribute of `torch` that is `module`, the device module of `device`."""
+    """`xyz` of `torch.xyz`, the device module of `device` (whatever its __name__)."""
     device_type = torch.device(device or torch._C._get_accelerator()).type
     if getattr(torch, device_type, None) is module:
         return device_type

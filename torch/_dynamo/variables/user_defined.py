@@ -369,12 +369,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
 
     @staticmethod
-    def _is_tensor_class(value: type[object], classes: Any) -> bool:
-        """Whether `value` is in `classes` or a PrivateUse1 typed tensor class."""
-        is_privateuse1 = UserDefinedClassVariable._is_privateuse1_tensor_class
-        return value in classes or is_privateuse1(value)
-
-    @staticmethod
     def _is_privateuse1_tensor_class(value: type[object]) -> bool:
         """Whether `value` is a typed tensor class of the PrivateUse1 module."""
         module = getattr(torch, torch._C._get_privateuse1_backend_name(), None)
@@ -1088,18 +1082,16 @@ class UserDefinedClassVariable(UserDefinedVariable):
         kwargs: dict[str, VariableTracker],
     ) -> VariableTracker | None:
         """`self.value(device)` for an out-of-tree `device` context manager."""
-        if len(args) + len(kwargs) != 1 or not kwargs.keys() <= {"device"}:
+        device_classes = trace_rules._device_tables().device_context_classes
+        if self.value not in device_classes or len(args) + len(kwargs) != 1:
             return None
-        tables = trace_rules._device_tables()
-        device_context_type = tables.device_context_classes.get(self.value)
-        if device_context_type is None:
+        if not kwargs.keys() <= {"device"}:
             return None
         from .ctx_manager import OutOfTreeDeviceVariable
 
         device = self._device_argument(tx, kwargs["device"] if kwargs else args[0])
-        return OutOfTreeDeviceVariable.create(
-            tx, device_context_type, self.value, device
-        )
+        device_type = device_classes[self.value]
+        return OutOfTreeDeviceVariable.create(tx, device_type, self.value, device)
 
     def _device_argument(
         self, tx: "InstructionTranslatorBase", device_vt: VariableTracker
@@ -1414,7 +1406,8 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 hints=graph_break_hints.SUPPORTABLE,
             )
         elif (
-            self._is_tensor_class(self.value, self._in_graph_classes())
+            self.value in self._in_graph_classes()
+            or self._is_privateuse1_tensor_class(self.value)
             or is_traceable_wrapper_subclass_type(self.value)
         ):
             # torch.LongTensor cannot accept a list of FakeTensors.
@@ -1423,7 +1416,10 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
             if (
                 np
-                and self._is_tensor_class(self.value, tensortype_to_dtype)
+                and (
+                    self.value in tensortype_to_dtype
+                    or self._is_privateuse1_tensor_class(self.value)
+                )
                 and len(args) == 1
                 and isinstance(args[0], ListVariable)
                 and len(args[0].items) > 1
