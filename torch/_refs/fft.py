@@ -68,12 +68,9 @@ def _promote_type_fft(
         dtype = torch.get_default_dtype()
 
     allowed_types = [torch.float32, torch.float64]
-    maybe_support_half = device.type in [
-        "cuda",
-        "meta",
-        "xpu",
-        *_privateuse1_devices_with("HALF_PRECISION_FFT", default=False),
-    ]
+    maybe_support_half = device.type in ["cuda", "meta", "xpu"]
+    if device.type in _privateuse1_devices_with("HALF_PRECISION_FFT", default=False):
+        maybe_support_half = True
 
     if maybe_support_half:
         allowed_types.append(torch.float16)

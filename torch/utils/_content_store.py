@@ -117,16 +117,10 @@ def hash_storage(storage: torch.UntypedStorage, *, stable_hash: bool = False) ->
     elif device_type == "xpu":
         generator = torch.xpu.default_generators[storage.device.index]
     else:
-        # Another device's module generators, as for cuda and xpu.
-        generators = getattr(
-            torch.get_device_module(device_type), "default_generators", None
-        )
-        if generators is None:
-            raise AssertionError(
-                f"unhandled device type {device_type}: torch.{device_type} has "
-                "no default_generators"
-            )
-        generator = generators[storage.device.index]
+        device_module = getattr(torch, device_type, None)
+        if not hasattr(device_module, "default_generators"):
+            raise AssertionError(f"unhandled device type {device_type}")
+        generator = device_module.default_generators[storage.device.index]
     state = generator.get_state()
     try:
         generator.manual_seed(0)

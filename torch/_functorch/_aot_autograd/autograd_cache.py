@@ -530,15 +530,12 @@ class AOTAutogradCacheDetails(FxGraphHashDetails):
         # _save_config_ignore) since they're not serializable. We must access the
         # config module directly to get the patched runtime values.
         self.custom_estimator_solver_uuids = _get_custom_estimator_solver_uuids(config)
-        # A device operator policy changes the decompositions, hence the graph;
-        # keyed only when one is active, so other keys are unchanged.
+        # A device operator policy changes the graph; keyed only when one is active.
         operator_policy = active_operator_policy()
         if operator_policy is not None:
             self.device_operator_policy = operator_policy.cache_key
             if operator_policy.cache_key_fields is not None:
-                self.device_cache_key_fields = (
-                    operator_policy.sample_cache_key_fields()
-                )
+                self.device_cache_key_fields = operator_policy.sample_cache_key_fields()
         self._init_fx_graph_hash_details(gm, example_inputs, fx_config)
 
     def _record_runtime_state(self, gm: torch.fx.GraphModule) -> None:
