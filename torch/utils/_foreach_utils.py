@@ -35,12 +35,8 @@ def _backend_features_of(name: str) -> tuple[str, ...] | None:
     if isinstance(declared, Set) and all(isinstance(f, Enum) for f in declared):
         return tuple(sorted(f.name for f in declared))
     if declared is not None:
-        registry._warn_broken_probe(
-            interface,
-            "backend_features",
-            f"returned {declared!r}, not a set of BackendFeature members",
-            frozenset(),
-        )
+        problem = f"returned {declared!r}, not a set of BackendFeature members"
+        registry._warn_broken_probe(interface, "backend_features", problem, frozenset())
     return ()
 
 

@@ -403,10 +403,8 @@ class StreamVariable(StreamContextVariable):
     # (e.g. "cuda_stream", "sycl_queue").  None means no special handling.
     _device_handle_attr: str | None = None
     # Identity attributes of an out-of-tree device's stream; the known ones.
-    _device_stream_attrs = frozenset(
-        {"stream_id", "device", "device_index", "device_type", "native_handle"}
-    )
     _device_placement_attrs = frozenset({"device", "device_index", "device_type"})
+    _device_stream_attrs = _device_placement_attrs | {"stream_id", "native_handle"}
 
     def __init__(
         self,
