@@ -458,7 +458,6 @@ VERDICTS: list[Verdict] = [
       " GPU benchmarker, S58)"),
     L("_inductor/utils.py", "use_triton_template", "cpu",
       "Triton GEMM templates on cpu (Triton's cpu backend)"),
-    L("_inductor/utils.py", "use_scatter_fallback", "cpu", CPP_CPU, "S76"),
     L("_inductor/codecache.py", "get_kernel_bin_format", "*",
       "kernel binary format by name", "S46"),
     L("_inductor/codecache.py", "FxGraphHashDetails.*", "cpu",
@@ -490,9 +489,8 @@ VERDICTS: list[Verdict] = [
     L("_inductor/choices.py", "InductorChoices.get_config_heuristics", "*",
       "config heuristics if-chain", "S67"),
     L("_inductor/choices.py", "InductorChoices.should_use_cooperative_reduction", "cpu", CPP_CPU),
-    L("_inductor/decomposition.py", "bmm", "*", "built-in choice keyed on cpu/mps", "S75"),
-    L("_inductor/decomposition.py", "addmm", "*", "built-in choice keyed on cpu/mps", "S75"),
-    L("_inductor/decomposition.py", "mm", "*", "built-in choice keyed on cpu/mps", "S75"),
+    D("_inductor/decomposition.py", "_cpp_or_mps", "mps",
+      MPS + ": its reductions are too slow for the GPU mm decompositions", "S75"),
     L("_inductor/fx_passes/fuse_attention.py", "*", "*",
       "SDPA pattern numerics keyed on cuda/xpu", "S83"),
     L("_inductor/fx_passes/misc_patterns.py", "*", "cuda", "e8m0 pattern keyed on cuda", "S83"),
@@ -503,25 +501,19 @@ VERDICTS: list[Verdict] = [
     L("_inductor/ir.py", "ExternKernel.process_kernel", "cuda",
       "graphsafe RNG asserts cuda", "S69"),
     L("_inductor/jagged_lowerings.py", "*", "cuda", "jagged lowerings cuda only (outside the map)"),
-    L("_inductor/kernel/bmm.py", "tuned_bmm", "cpu", CPP_CPU + ": memory-bound bmm decomposition"),
     L("_inductor/kernel/conv.py", "convolution", "xpu", "conv1d to conv2d only on xpu", "S86"),
-    L("_inductor/kernel/conv.py", "convolution", "cpu",
-      CPP_CPU + ": bias peeled off except on cpu"),
+    D("_inductor/kernel/conv.py", "convolution", "cpu",
+      "cpu's eager conv kernels (oneDNN) take the bias; other devices' have it peeled off"
+      " as cuDNN's (a property of the eager kernel, not of the C++ backend)"),
     L("_inductor/kernel/flex/flex_attention.py", "flex_attention", "cpu",
       "flex attention's CPU lowering gate (outside the map)"),
-    L("_inductor/kernel/flex/flex_flash_attention.py", "*", "cpu",
-      HOST + "; flash flex refuses 0-d cpu scalars"),
+    N("_inductor/kernel/flex/flex_flash_attention.py", "*", "cpu",
+      HOST + " (flash flex refuses captured 0-d cpu scalars)"),
     L("_inductor/lookup_table/*", "*", "cuda",
       "lookup-table tuning keyed on cuda (outside the map)"),
-    L("_inductor/lowering.py", "quantized_decomposed_quantize_per_tensor_tensor.inner_fn", "cpu",
-      CPP_CPU + ": quantize FMA (outside the map)"),
-    L("_inductor/lowering.py", "_pad_as_cat", "cpu", CPP_CPU + ": pad-as-cat (outside the map)"),
-    L("_inductor/lowering.py", "cat", "cpu", CPP_CPU + ": int8 cat"),
-    L("_inductor/lowering.py", "unsupported_output_tensor", "cpu",
-      CPP_CPU + ": disable_cpp_codegen"),
-    L("_inductor/lowering.py", "_make_reduction_inner", "cpu",
-      CPP_CPU + ": logical-index argreduce"),
-    L("_inductor/lowering.py", "div_prim", "cpu", CPP_CPU + ": reciprocal multiply off on cpu"),
+    D("_inductor/lowering.py", "quantized_decomposed_quantize_per_tensor_tensor.inner_fn", "cpu",
+      X86 + ": quantize's fma and saturating round, unlike the eager reference's round and"
+      " clamp, which other devices keep"),
     L("_inductor/lowering.py", "get_threads_per_round", "cuda",
       "align_random_eager only on cuda", "S72"),
     L("_inductor/lowering.py", "inductor_random", "cuda", "align_random_eager only on cuda", "S72"),
@@ -581,7 +573,7 @@ S89:L S90:M S91:L/M S92:L
 #: installed Triton has, asked by Dynamo before a kernel's device is known.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49,
-                       55, 56, 59, 66, 70, 71, 74, 77, 78, 79, 80, 87, 89)]
+                       55, 56, 59, 66, 70, 71, 74, 75, 77, 78, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -594,7 +586,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S54": ("P", "_init_autotune_subprocess initialises CUDA only"),
     "S58": ("P", "benchmark() drops the inferred device before benchmark_gpu"),
     "S64": ("P", "inductor_meta_from_config hashes the active driver"),
-    "S75": ("P", "bmm/addmm/mm decompositions keyed on cpu/mps"),
     "S76": ("P", "atomic-add fallback: bf16 rule on global cuda/xpu availability"),
     "S82": ("P", "decompose_mem_bound_mm keyed on cuda/xpu"),
     "S83": ("P", "fuse_attention / misc_patterns keyed on cuda/xpu"),

@@ -40,6 +40,7 @@ from torch.fx.experimental.symbolic_shapes import guard_or_false, statically_kno
 
 from . import config, inductor_prims
 from .utils import (
+    is_cpp_scheduled,
     is_gpu,
     needs_fallback_due_to_atomic_add_limitations,
     use_scatter_fallback,
@@ -350,6 +351,11 @@ def round_dec(x: torch.Tensor, decimals: int = 0) -> torch.Tensor:
     return aten.round(x * ten_pow_decimals) * (1.0 / ten_pow_decimals)
 
 
+def _cpp_or_mps(device_type: str) -> bool:
+    """Whether the mm decompositions take cpu's (C++ backend) or mps's branches."""
+    return device_type == "mps" or is_cpp_scheduled(device_type)
+
+
 @register_decomposition([aten.bmm])
 @pw_cast_for_opmath
 def bmm(
@@ -366,13 +372,13 @@ def bmm(
 
     # TODO: Re-enable for mps once our reductions are performant enough
     # (https://github.com/pytorch/pytorch/issues/150121)
-    if config.coordinate_descent_tuning and self.device.type not in ["cpu", "mps"]:
+    if config.coordinate_descent_tuning and not _cpp_or_mps(self.device.type):
         if statically_known_true(self.shape[1] == 1) or statically_known_true(
             batch2.shape[2] == 1
         ):
             out = (self.unsqueeze(-1) * batch2.unsqueeze(1)).sum(dim=2)
             return out
-    if self.device.type == "cpu":
+    if is_cpp_scheduled(self.device.type):
         if statically_known_true(self.size(1) == 1) and statically_known_true(
             batch2.size(-1) == 1
         ):
@@ -393,7 +399,7 @@ def addmm(
     beta: torch.types.Number = 1,
     alpha: torch.types.Number = 1,
 ) -> torch.Tensor:
-    if mat1.device.type not in ["cpu", "mps"]:
+    if not _cpp_or_mps(mat1.device.type):
         if (
             statically_known_true(mat1.size(-1) == 1)
             and statically_known_true(mat1.size(0) != 1)
@@ -403,7 +409,7 @@ def addmm(
             out = mat1 * mat2
             return alpha * out + beta * self
 
-    if self.device.type == "cpu":
+    if is_cpp_scheduled(self.device.type):
         if statically_known_true(mat1.size(0) == 1) and statically_known_true(
             mat2.size(-1) == 1
         ):
@@ -435,7 +441,7 @@ def mm(
 
     # TODO: Re-enable for mps once our reductions are performant enough
     # (https://github.com/pytorch/pytorch/issues/150121)
-    if config.coordinate_descent_tuning and self.device.type not in ["cpu", "mps"]:
+    if config.coordinate_descent_tuning and not _cpp_or_mps(self.device.type):
         if statically_known_true(self.shape[0] == 1) or statically_known_true(
             input2.shape[1] == 1
         ):
@@ -446,8 +452,8 @@ def mm(
         and statically_known_true(self.size(0) != 1)
         and statically_known_true(input2.size(1) != 1)
     ):
-        if self.device.type not in ["cpu", "mps"] or (
-            self.device.type == "cpu"
+        if not _cpp_or_mps(self.device.type) or (
+            is_cpp_scheduled(self.device.type)
             and statically_known_true(self.size(0) > 0)
             and statically_known_true(input2.size(0) == 1)
             and (self.dtype == input2.dtype)
@@ -455,7 +461,7 @@ def mm(
         ):
             counters["inductor"]["decompose_mm"] += 1
             return self * input2
-    if self.device.type == "cpu":
+    if is_cpp_scheduled(self.device.type):
         if statically_known_true(self.size(0) == 1) and statically_known_true(
             input2.size(-1) == 1
         ):

@@ -93,6 +93,8 @@ from .utils import (
     ceildiv,
     convert_symint_to_expr,
     decode_device,
+    get_current_backend,
+    is_cpp_scheduled,
     is_dynamic,
     is_gpu,
     is_nvidia_sm100_or_later,
@@ -2182,7 +2184,7 @@ def _cat_inputs_recombine_reduction(inputs: list[TensorBox], dim: int) -> str | 
 @register_lowering(aten.cat)
 def cat(inputs, dim=0):
     """Lower aten.cat, choosing between pointwise_cat and ConcatKernel."""
-    cpu_device = inputs[0].get_device().type == "cpu"
+    cpu_device = is_cpp_scheduled(inputs[0].get_device().type)
     if cpu_device and all(
         input.get_dtype() in [torch.int8, torch.uint8] for input in inputs
     ):
@@ -2708,7 +2710,7 @@ def unsupported_output_tensor(t: torch.Tensor, node=None):
         return False
     if unsupported_input_tensor(t, node):
         return True
-    return t.is_cpu and config.disable_cpp_codegen
+    return config.disable_cpp_codegen and is_cpp_scheduled(t.device.type)
 
 
 def fallback_node_due_to_unsupported_type(node: torch.fx.Node, allow_cpu_inputs=True):
@@ -5288,7 +5290,7 @@ def _pad_as_cat(
     # CPU cat always uses ConcatKernel (no pointwise_cat), which adds
     # extra kernel launches for the fill.  Skip pad-as-cat on CPU.
     device = x.get_device()
-    if device is not None and device.type == "cpu":
+    if device is not None and is_cpp_scheduled(device.type):
         return None
 
     # Build the fill tensor for the padding region
@@ -6921,7 +6923,7 @@ def _make_reduction_inner(
     # For argmax/argmin compute logical indices when the tensor has non-contiguous layout.
     should_compute_logical_index = False
     supports_logical_index_argreduce = is_triton(x) or (
-        ir.get_device_type(x) == "cpu" and config.cpu_backend == "cpp"
+        get_current_backend(ir.get_device_type(x)) == "cpp"
     )
     if (
         reduction_type
@@ -7448,7 +7450,9 @@ def div_prim(a, b):
 
     # Disable CPU optimization to avoid precision issues.
     # see https://github.com/pytorch/pytorch/issues/157959
-    if (divisor := get_constant_value(b)) is not None and a.get_device().type != "cpu":
+    if (divisor := get_constant_value(b)) is not None and not is_cpp_scheduled(
+        a.get_device().type
+    ):
         # Replace divide by constant with multiply by reciprocal
 
         if divisor.value == 0:

@@ -3833,7 +3833,7 @@ def use_scatter_fallback(
             op_overload.overloadpacket == torch.ops.aten.scatter_reduce_
             and reduction_type == "sum"
             and src_is_tensor
-            and src_device_type == "cpu"
+            and is_cpp_scheduled(src_device_type)
             and config.cpp.fallback_scatter_reduce_sum
             and (config.cpp.dynamic_threads or parallel_num_threads() != 1)
         )

@@ -21,6 +21,7 @@ from ..select_algorithm import (
 from ..utils import (
     _device_backend_features,
     _use_cutlass_for_op,
+    is_cpp_scheduled,
     use_aten_gemm_kernels,
     use_ck_gemm_template,
     use_cpp_bmm_template,
@@ -127,7 +128,7 @@ def tuned_bmm(mat1, mat2, out_dtype=None, *, layout=None):
         mat2 = L.unsqueeze(mat2, 1)
         return L.sum_(L.mul(mat1, mat2), axis=2)
 
-    if all(x.get_device().type == "cpu" for x in [mat1, mat2]):
+    if all(is_cpp_scheduled(x.get_device().type) for x in [mat1, mat2]):
         # decompose to small ops when memory bound
         if mat1.get_size()[1] == 1 or mat2.get_size()[2] == 1:
             mat1 = L.unsqueeze(mat1, -1)
