@@ -1374,19 +1374,39 @@ class GraphLowering(torch.fx.Interpreter):
                 self.unaligned_buffers.add(target)
         return tensor
 
-    def _implicit_fallback_layout_constraint(
-        self, target: torch._ops.OpOverload
+    def _policy_lowering(self, target: Callable[..., Any]) -> Callable[..., Any] | None:
+        """The device operator policy's lowering of the current node, or None; it
+        runs after a user lowering, and a None result defers to the default one."""
+        policy = self.operator_policy
+        rule = policy and policy.lowering_for_node(target, self.current_node)
+        if rule is None:
+            return None
+        default = lowerings.get(target) or fallback_handler(
+            target, add_to_fallback_set=False
+        )
+
+        @functools.wraps(rule)
+        def lowering(*args: Any, **kwargs: Any) -> Any:
+            out = rule(*args, **kwargs)
+            return default(*args, **kwargs) if out is None else out
+
+        return lowering
+
+    def _layout_constraints(
+        self, target: Callable[..., Any], policy_lowering: Callable[..., Any] | None
     ) -> Callable[..., tuple[Any, Any]] | None:
-        """The layout constraint of Inductor's implicit fallback for `target`."""
+        """``maybe_layout_constraints(target)``; for a policy lowering of an op with
+        no default lowering, the constraint of the implicit fallback it stands for."""
+        constraint = maybe_layout_constraints(target)
+        if constraint is not None or policy_lowering is None or target in lowerings:
+            return constraint
+        assert isinstance(target, torch._ops.OpOverload)
         if target.name().split(".")[0] in FALLBACK_ALLOW_LIST:
             return None
-        tag: torch._C.Tag | None = get_layout_constraint_tag(target, with_default=False)
+        tag = get_layout_constraint_tag(target, with_default=False)
         if tag is None and torch._library.utils.is_builtin(target) and self.is_backward:
-            # Untagged ATen ops in backward: require contiguous inputs, as some
-            # eager kernels silently mishandle others (pytorch/pytorch#140452).
-            # TODO: use "needs_fixed_stride" on these, one by one.
-            return require_contiguous
-        default_tag: torch._C.Tag = get_layout_constraint_tag(target, with_default=True)
+            return require_contiguous  # as call_function's implicit fallback
+        default_tag = get_layout_constraint_tag(target, with_default=True)
         return tag_to_layout_constraint(default_tag)
 
     @typing_extensions.override
@@ -1401,13 +1421,7 @@ class GraphLowering(torch.fx.Interpreter):
             # passthrough lowerings from .pattern_matcher
             return target(*args, **kwargs)
 
-        # Precedence: user lowering > the device operator policy's lowering or
-        # fallback > default lowering > the unsupported-op handling below.
-        policy_lowering = (
-            self.operator_policy.lowering_for_node(target, self.current_node)
-            if self.operator_policy is not None
-            else None
-        )
+        policy_lowering = self._policy_lowering(target)
         if policy_lowering is None and target not in lowerings:
             assert isinstance(target, torch._ops.OpOverload), (
                 f"{target} is not an OpOverload"
@@ -1431,9 +1445,35 @@ class GraphLowering(torch.fx.Interpreter):
                     LazyString(error.operator_str, target, args, kwargs),
                 )
 
+                tag: torch._C.Tag | None = get_layout_constraint_tag(
+                    target, with_default=False
+                )
+                if (
+                    tag is None
+                    and torch._library.utils.is_builtin(target)
+                    and self.is_backward
+                ):
+                    # for implicit fallback ATen ops during backward, if there
+                    # is no layout constraint tag, we conservatively require contiguous
+                    # input since some eager kernels do not
+                    # support non-contiguous inputs. Otherwise they may silently cause
+                    # accuracy problems. Check https://github.com/pytorch/pytorch/issues/140452
+                    # We only do this For ATen ops and for backward.
+                    #
+                    # TODO: should really switch to "needs_fixed_stride" constraint on these
+                    # and identify them one by one.
+                    decided_constraint: Callable[..., tuple[Any, Any]] | None = (
+                        require_contiguous
+                    )
+                else:
+                    default_tag: torch._C.Tag = get_layout_constraint_tag(
+                        target, with_default=True
+                    )
+                    decided_constraint = tag_to_layout_constraint(default_tag)
+
                 make_fallback(
                     target,
-                    layout_constraint=self._implicit_fallback_layout_constraint(target),
+                    layout_constraint=decided_constraint,
                     get_decomp_fn=self.get_decomp_fn,
                 )
 
@@ -1449,14 +1489,7 @@ class GraphLowering(torch.fx.Interpreter):
             log.debug("  via %s", policy_lowering or lowerings[target])  # type: ignore[index]
 
             n = self.current_node
-            layout_constraints = maybe_layout_constraints(target)
-            if (
-                layout_constraints is None
-                and policy_lowering is not None
-                and target not in lowerings
-            ):
-                # A policy lowering of an op without one: its fallback's constraint.
-                layout_constraints = self._implicit_fallback_layout_constraint(target)
+            layout_constraints = self._layout_constraints(target, policy_lowering)
             if layout_constraints:
                 old_args, old_kwargs = args, kwargs
                 if layout_constraints is constrain_to_fake_tensors:
@@ -1509,13 +1542,10 @@ class GraphLowering(torch.fx.Interpreter):
                     finally:
                         V.active_user_lowering_ops.discard(target)
 
-                if out is None and policy_lowering is not None:
-                    out = policy_lowering(*args, **kwargs)
-
                 # If no user_lowering, or it returned None fall back to normal lowering
                 if out is None:
-                    if target in lowerings:
-                        out = lowerings[target](*args, **kwargs)
+                    if policy_lowering is not None or target in lowerings:
+                        out = (policy_lowering or lowerings[target])(*args, **kwargs)
                     else:
                         # Fallback for ops not in lowerings (e.g., custom ops during recursion)
                         out = fallback_handler(target, add_to_fallback_set=False)(
