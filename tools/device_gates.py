@@ -453,9 +453,6 @@ VERDICTS: list[Verdict] = [
     L("_inductor/utils.py", "is_triton_fp8_dtype_supported", "cuda",
       "only cuda's fp8 support asked", "S12"),
     L("_inductor/utils.py", "device_supports_fp64", "xpu", "only xpu asked about fp64", "S11"),
-    L("_inductor/utils.py", "_use_template_for_cpu", "cpu", CPP_CPU + ": C++ GEMM templates"
-      " (host-ISA micro-kernels; benchmarking a non-cpu device's C++ choices goes to the"
-      " GPU benchmarker, S58)"),
     L("_inductor/utils.py", "use_triton_template", "cpu",
       "Triton GEMM templates on cpu (Triton's cpu backend)"),
     L("_inductor/codecache.py", "get_kernel_bin_format", "*",
@@ -505,8 +502,6 @@ VERDICTS: list[Verdict] = [
     D("_inductor/kernel/conv.py", "convolution", "cpu",
       "cpu's eager conv kernels (oneDNN) take the bias; other devices' have it peeled off"
       " as cuDNN's (a property of the eager kernel, not of the C++ backend)"),
-    L("_inductor/kernel/flex/flex_attention.py", "flex_attention", "cpu",
-      "flex attention's CPU lowering gate (outside the map)"),
     N("_inductor/kernel/flex/flex_flash_attention.py", "*", "cpu",
       HOST + " (flash flex refuses captured 0-d cpu scalars)"),
     L("_inductor/lookup_table/*", "*", "cuda",
@@ -534,9 +529,6 @@ VERDICTS: list[Verdict] = [
       "static launcher for cuda/hip/xpu", "S60"),
     L("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "*",
       "combo kernels skip cpu and mps by name"),
-    L("_inductor/select_algorithm.py", "AlgorithmSelectorCache.__call__", "cpu",
-      CPP_CPU + ": multi-template off for the C++ backend (reached with several GEMM"
-      " choices only, which a C++-scheduled device does not get)"),
 ]
 
 

@@ -5,8 +5,11 @@ On the C++-scheduled ``extension_device`` the lowerings and decompositions tuned
 for Inductor's C++ backend take cpu's path (``is_cpp_scheduled``): argmax over a
 permuted tensor computes logical indices, a division by a constant divides,
 scatter-add falls back to aten, memory-bound mm/bmm decompose as on cpu, int8
-cat falls back and pad is not rewritten as cat. Each result is compared with
-eager.
+cat falls back and pad is not rewritten as cat. C++ GEMM and flex-attention
+templates emit host code that reads host memory: a device opts in by declaring
+``BackendFeature.CPP_TEMPLATES``. ``flex_attention`` runs on a device whose
+record is GPU-class (Triton; in Triton's interpreter, in a fresh process) or
+declares ``CPP_TEMPLATES`` (the C++ template). Each result is compared with eager.
 """
 
 import sys
@@ -18,8 +21,19 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 import torch._inductor.config as inductor_config
+from torch._dynamo.device_interface import (
+    BackendFeature,
+    CpuInterface,
+    CudaInterface,
+    DeviceInterface,
+    MpsInterface,
+    MtiaInterface,
+    TpuInterface,
+    XpuInterface,
+)
 from torch._dynamo.utils import counters
 from torch._inductor.utils import run_and_get_code
+from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -27,13 +41,25 @@ from extension_backends.cpp.extension_codegen_backend import (
     register_compile_backend,
 )
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
 
 register(DEVICE)
 
 
+class CppTemplatesInterface(ExtensionDeviceInterface):
+    """The device, declaring that C++ templates may run on its (host) memory."""
+
+    @classmethod
+    def backend_features(cls, device=None):
+        return super().backend_features(device) | {BackendFeature.CPP_TEMPLATES}
+
+
 def _randn(*size):
     return torch.randn(*size, device=DEVICE)
+
+
+def _causal(b, h, q_idx, kv_idx):
+    return q_idx >= kv_idx
 
 
 class _DeviceTestCase(TestCase):
@@ -105,6 +131,91 @@ class CppBackendChoiceTests(_DeviceTestCase):
                                         disable_cpp_codegen=True)
         self.assertNotIn("cpp_fused", code)
 
+    def test_cpp_templates_are_opt_in(self):
+        # Default off: the device's memory need not be host memory.
+        code = self.compile_and_compare(torch.bmm, _randn(4, 16, 32), _randn(4, 32, 8),
+                                        exact=False, max_autotune=True,
+                                        max_autotune_gemm_backends="ATEN,CPP")
+        self.assertNotIn("micro_gemm", code)
+        q = _randn(1, 2, 128, 16)
+        with self.assertRaisesRegex(
+            ValueError, "FlexAttention is only supported on CUDA, CPU, HPU, or MPS devices"
+        ):
+            flex_attention(q, q, q)
+
+    def test_in_tree_answers_are_stock(self):
+        # Stock: C++ templates and the C++ flex lowering for cpu only.
+        self.assertIn(BackendFeature.CPP_TEMPLATES, CpuInterface.backend_features())
+        for interface in (CudaInterface, XpuInterface, MtiaInterface, MpsInterface,
+                          TpuInterface, DeviceInterface):
+            self.assertNotIn(BackendFeature.CPP_TEMPLATES, interface.backend_features())
+
+
+class CppTemplateTests(_DeviceTestCase):
+    interface = CppTemplatesInterface
+
+    def test_cpp_gemm_templates(self):
+        a, b = _randn(4, 16, 32), _randn(4, 32, 8)
+        fn = lambda a, b: torch.bmm(a, b).relu()  # noqa: E731
+        code = self.compile_and_compare(fn, a, b, exact=False, max_autotune=True,
+                                        max_autotune_gemm_backends="CPP")
+        self.assertIn("micro_gemm", code)
+        linear = torch.nn.Linear(64, 32).to(DEVICE)
+        with torch.no_grad():
+            code = self.compile_and_compare(linear, _randn(16, 64), exact=False,
+                                            max_autotune=True, freezing=True,
+                                            max_autotune_gemm_backends="CPP")
+        self.assertIn("micro_gemm", code)
+
+    def test_cpp_gemm_templates_benchmarked_against_aten(self):
+        # The default backends: the template and aten are benchmarked on the
+        # host, and no multi-template buffer reaches the C++ scheduling.
+        linear = torch.nn.Linear(64, 32).to(DEVICE)
+        with torch.no_grad():
+            self.compile_and_compare(lambda x: linear(x).relu(), _randn(16, 64), exact=False,
+                                     max_autotune=True, freezing=True,
+                                     autotune_local_cache=False)
+        self.assertEqual(counters["inductor"]["select_algorithm_autotune"], 1)
+
+    def test_flex_attention_in_the_cpp_template(self):
+        q, k, v = _randn(1, 2, 128, 16), _randn(1, 2, 128, 16), _randn(1, 2, 128, 16)
+        score_mod = lambda s, b, h, q_idx, kv_idx: s + (q_idx - kv_idx)  # noqa: E731
+        eager = flex_attention(q, k, v, score_mod=score_mod)
+        self.assertEqual(eager.cpu(), flex_attention(q.cpu(), k.cpu(), v.cpu(),
+                                                     score_mod=score_mod))
+        mask = create_block_mask(_causal, 1, 2, 128, 128, device=DEVICE)
+        fn = lambda q, k, v: flex_attention(q, k, v, block_mask=mask)  # noqa: E731
+        code = self.compile_and_compare(fn, q, k, v, exact=False)
+        self.assertIn("cpp_fused_flex_attention", code)
+
+
+class TritonFlexAttentionTests(TestCase):
+    def test_flex_attention_in_the_triton_template(self):
+        # The Triton variant, GPU-class: its template runs in Triton's interpreter.
+        proc = run_python(
+            """
+            import torch
+            from extension_backends.extension_device import register
+            from extension_backends.testing import DEVICE
+            from extension_backends.triton_codegen_backend import register_triton_backend
+            from torch._inductor import config
+            from torch._inductor.utils import run_and_get_code
+            from torch.nn.attention.flex_attention import flex_attention
+
+            register(DEVICE)
+            register_triton_backend(DEVICE)
+            q, k, v = (torch.randn(1, 1, 128, 16, device=DEVICE) for _ in range(3))
+            expected = flex_attention(q.cpu(), k.cpu(), v.cpu())
+            torch.testing.assert_close(flex_attention(q, k, v).cpu(), expected)
+            with config.patch(fx_graph_cache=False):
+                actual, codes = run_and_get_code(torch.compile(flex_attention), q, k, v)
+            torch.testing.assert_close(actual.cpu(), expected)
+            assert actual.device == q.device and "@triton.jit" in "".join(codes), codes
+            print("flex ok")
+            """,
+            TRITON_INTERPRET="1",
+        )
+        self.assertIn("flex ok", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,7 @@ class BackendFeature(Enum):
     MM_OUT_DTYPE = auto()  # mm and bmm lowerings accept out_dtype
     NATIVE_MATMUL = auto()  # matmuls may lower to Triton dot/reduction IR
     MIX_ORDER_REDUCTION = auto()  # Triton fuses reductions over different dims
+    CPP_TEMPLATES = auto()  # C++ GEMM/flex templates: host code on host memory
 
 
 class DeviceInterface:
@@ -754,7 +755,7 @@ class CpuInterface(DeviceInterface):
     supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
     eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
-    backend_features = _features(_FUSED)
+    backend_features = _features(_FUSED, BackendFeature.CPP_TEMPLATES)
 
     @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:

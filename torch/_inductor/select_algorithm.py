@@ -84,7 +84,9 @@ from .utils import (
     ceildiv,
     do_bench_using_profiling,
     FakeIndentedBuffer,
+    get_current_backend,
     get_dtype_size,
+    is_cpp_scheduled,
     is_gpu,
     Placeholder,
     restore_stdout_stderr,
@@ -3331,7 +3333,7 @@ class ExternKernelCaller(ChoiceCaller):
         self.input_tensor_meta: list[TensorMeta] | TensorMeta
         self.output_tensor_meta: list[TensorMeta] | TensorMeta
         self.input_tensor_meta, self.output_tensor_meta = [], []
-        if device.type == "cpu":
+        if is_cpp_scheduled(device.type):
             benchmark_cls = ExternKernelCPUBenchmarkRequest
         else:
             try:
@@ -3881,7 +3883,8 @@ class AlgorithmSelectorCache(PersistentCache):
         # Passing custom input gen fns to benchmark_fusion NYI, so skip deferred template selection
         # TODO(jgong5): support multi-template on CPU C++ backend
         if input_gen_fns is not None or (
-            layout.device.type == "cpu" and config.cpu_backend != "triton"
+            is_cpp_scheduled(layout.device.type)
+            and get_current_backend(layout.device.type) != "triton"
         ):
             return_multi_template = False
 

@@ -2809,9 +2809,10 @@ def use_ck_conv_template(layout: Layout) -> bool:
 
 
 def _use_template_for_cpu(layout: Layout) -> bool:
+    features = _device_backend_features(layout.device)
     return (
         config.max_autotune or config.max_autotune_gemm
-    ) and layout.device.type == "cpu"
+    ) and _device_interface.BackendFeature.CPP_TEMPLATES in features
 
 
 def use_cpp_bmm_template(

@@ -2015,6 +2015,7 @@ def _apply_kernel_options(
         query.device.type == "cpu"
         or key.device.type == "cpu"
         or value.device.type == "cpu"
+        or _flex_lowering(query.device) == "cpp"
     )
     any_inputs_on_mps_device = (
         query.device.type == "mps"
@@ -2089,11 +2090,28 @@ def _validate_device(query: Tensor, key: Tensor, value: Tensor) -> None:
             "FlexAttention does not support backward on MPS. Please set the input requires_grad to False or use another device."
         )
     supported_devices = {"cuda", "cpu", "xpu", "hpu", "mps"}
-    if query.device.type not in supported_devices:
+    if query.device.type not in supported_devices and not _flex_lowering(query.device):
         raise ValueError(
             "FlexAttention is only supported on CUDA, CPU, HPU, or MPS devices. "
-            f"Found input tensors on {query.device.type} device."
+            f"Found input tensors on {query.device.type} device. Another device "
+            "needs a DeviceInterface that is_gpu() or declares "
+            "BackendFeature.CPP_TEMPLATES."
         )
+
+
+def _flex_lowering(device: torch.device) -> str | None:
+    """Inductor's flex-attention path for a device without an in-tree one: "cpp"
+    (cpu's, inference only) if its interface declares
+    ``BackendFeature.CPP_TEMPLATES``, "triton" if it is GPU-class, else None."""
+    if device.type in ("cuda", "cpu", "xpu", "hpu", "mps", "meta"):
+        return None
+    from torch._dynamo.device_interface import BackendFeature
+    from torch._inductor.utils import _device_backend_features
+
+    features = _device_backend_features(device.type)
+    if BackendFeature.CPP_TEMPLATES in features:
+        return "cpp"
+    return "triton" if BackendFeature.GPU in features else None
 
 
 def _validate_no_nested_tensors(query: Tensor, key: Tensor, value: Tensor) -> None:

@@ -12,6 +12,7 @@ from typing import Any, cast, TYPE_CHECKING
 import sympy
 
 import torch
+from torch._dynamo.device_interface import BackendFeature
 from torch._inductor.virtualized import V
 from torch.nn.attention.flex_attention import _Backend
 from torch.utils._sympy.functions import FloorDiv, Mod
@@ -23,7 +24,7 @@ from ...select_algorithm import (
     SymbolicGridFn,
     TritonTemplate,
 )
-from ...utils import can_use_tma
+from ...utils import _device_backend_features, can_use_tma
 from .common import (
     build_subgraph_buffer,
     create_indices_fake,
@@ -126,7 +127,7 @@ def flex_attention(
     3. Cpu specific CPP template
     4. MPS specific Metal template
     """
-    if query.get_device().type == "cpu":
+    if BackendFeature.CPP_TEMPLATES in _device_backend_features(query.get_device()):
         return lower_cpu(
             query,
             key,
