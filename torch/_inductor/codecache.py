@@ -309,11 +309,9 @@ def _device_interfaces_system_info() -> dict[str, dict[str, Any]]:
                 raise TypeError(f"expected a dict, got {type(info).__name__}")
             json.dumps(info, sort_keys=True)
         except (TypeError, ValueError) as err:
+            problem = f"returned an unusable value for device '{name}' ({err})"
             _device_interface._warn_broken_probe(
-                interface,
-                "get_cache_system_info",
-                f"returned an unusable value for device '{name}' ({err})",
-                None,
+                interface, "get_cache_system_info", problem, None
             )
             continue
         infos[name] = info
