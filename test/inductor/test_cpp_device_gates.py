@@ -187,6 +187,9 @@ class CppTemplateTests(_DeviceTestCase):
         fn = lambda q, k, v: flex_attention(q, k, v, block_mask=mask)  # noqa: E731
         code = self.compile_and_compare(fn, q, k, v, exact=False)
         self.assertIn("cpp_fused_flex_attention", code)
+        # The C++ template is inference only, as on cpu.
+        with self.assertRaisesRegex(NotImplementedError, "does not support backward on CPU"):
+            flex_attention(q.requires_grad_(), k, v)
 
 
 class TritonFlexAttentionTests(TestCase):

@@ -2077,9 +2077,8 @@ def _validate_device(query: Tensor, key: Tensor, value: Tensor) -> None:
     """TODO: Remove once non cuda/cpu devices support is added
     We only need to check query since we have already that q,k,v are on the same device
     """
-    if query.device.type == "cpu" and (
-        query.requires_grad or key.requires_grad or value.requires_grad
-    ):
+    cpu_path = query.device.type == "cpu" or _flex_lowering(query.device) == "cpp"
+    if cpu_path and (query.requires_grad or key.requires_grad or value.requires_grad):
         raise NotImplementedError(
             "FlexAttention does not support backward on CPU. Please set the input requires_grad to False or use another device."
         )
