@@ -3213,10 +3213,7 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     devices = []  # (name, interface, device module or None)
     if privateuse1_name != "privateuseone" or device_interfaces:
         for name, device_interface in get_interface_for_device__PrivateUse1():
-            try:
-                devices.append((name, device_interface, torch.get_device_module(name)))
-            except RuntimeError:
-                devices.append((name, device_interface, None))
+            devices.append((name, device_interface, getattr(torch, name, None)))
     traced = any(r.trace_rules for r in list(_device_records.values()))
     static_rules = get_torch_obj_rule_map() if devices or traced else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {

@@ -431,10 +431,8 @@ class StreamVariable(StreamContextVariable):
         if stream_type is None and type(value) in tables.stream_classes:
             stream_type = type(value)
         self.stream_type = stream_type
-        self.out_of_tree = stream_type is not None or value.device.type in (
-            torch._C._get_privateuse1_backend_name(),
-            *tables.devices,
-        )
+        device_types = (torch._C._get_privateuse1_backend_name(), *tables.devices)
+        self.out_of_tree = stream_type is not None or value.device.type in device_types
         super().__init__(None, **kwargs)
 
     def python_type(self) -> type:
