@@ -33,7 +33,11 @@ from torch._dynamo.device_interface import (
 )
 from torch._dynamo.utils import counters
 from torch._inductor.utils import run_and_get_code
-from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+from torch.nn.attention.flex_attention import (
+    _flex_lowering,
+    create_block_mask,
+    flex_attention,
+)
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -149,6 +153,9 @@ class CppBackendChoiceTests(_DeviceTestCase):
         for interface in (CudaInterface, XpuInterface, MtiaInterface, MpsInterface,
                           TpuInterface, DeviceInterface):
             self.assertNotIn(BackendFeature.CPP_TEMPLATES, interface.backend_features())
+        # flex_attention's front end asks no in-tree device's record (mtia is GPU-class).
+        for name in ("cuda", "cpu", "xpu", "hpu", "mps", "mtia", "meta"):
+            self.assertIsNone(_flex_lowering(torch.device(name)), name)
 
 
 class CppTemplateTests(_DeviceTestCase):

@@ -2102,7 +2102,7 @@ def _flex_lowering(device: torch.device) -> str | None:
     """Inductor's flex-attention path for a device without an in-tree one: "cpp"
     (cpu's, inference only) if its interface declares
     ``BackendFeature.CPP_TEMPLATES``, "triton" if it is GPU-class, else None."""
-    if device.type in ("cuda", "cpu", "xpu", "hpu", "mps", "meta"):
+    if device.type in ("cuda", "cpu", "xpu", "hpu", "mps", "mtia", "meta"):
         return None
     from torch._dynamo.device_interface import BackendFeature
     from torch._inductor.utils import _device_backend_features
