@@ -467,10 +467,8 @@ class CppWrapperCpu(PythonWrapperCodegen):
             from ..codecache import _get_cpp_wrapper_header
 
             header = _get_cpp_wrapper_header(device, aot_mode=V.graph.aot_mode)
-            if V.graph.aot_mode:
-                self.header.splice_aot(f"#include <{header}>")
-            else:
-                self.header.splice_jit(f"#include <{header}>")
+            self.header.splice_jit(f"#include <{header}>")
+            self.header.splice_aot(f"#include <{header}>")
         extend_aoti_c_shim_include = (
             f"torch/csrc/inductor/aoti_torch/generated/extend/c_shim_{self.device}.h"
         )
