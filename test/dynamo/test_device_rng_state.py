@@ -118,6 +118,16 @@ class DeviceRngStateTests(TestCase):
         self.assertEqual(accelerator_is_available(), torch.accelerator.is_available())
 
 
+class TritonDeviceRngStateTests(DeviceRngStateTests):
+    """The same, on the device's Triton variant."""
+
+    def setUp(self):
+        super().setUp()
+        from extension_backends.triton_codegen_backend import register_triton_backend
+
+        register_triton_backend(DEVICE)
+
+
 # A device module with neither is_available() nor a working get_rng_state().
 PARTIAL_DEVICE = """
     import json, logging, types

@@ -85,6 +85,15 @@ class CompileFxDeviceGateTests(TestCase):
             compile_fx._should_wakeup_async_compile([torch.empty(1, device=DEVICE)])
         )
 
+    def test_triton_variant_context_and_async_compile(self):
+        register_triton_backend(DEVICE)
+        runtime = getattr(torch, DEVICE)
+        with compile_fx.get_device_context(_graph_on(f"{DEVICE}:1")):
+            self.assertEqual(runtime.current_device(), 1)
+        self.assertTrue(
+            compile_fx._should_wakeup_async_compile([torch.empty(1, device=DEVICE)])
+        )
+
     @unittest.skipIf(len(ACTIVE_TRITON_DRIVERS) == 1, "Triton has an active driver")
     def test_default_triton_backend_without_an_active_driver(self):
         class DefaultBackendName(ExtensionTritonDeviceInterface):

@@ -22,6 +22,7 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 from torch._dynamo.device_interface import (
+    BackendFeature,
     CpuInterface,
     CudaInterface,
     DeviceInterface,
@@ -30,10 +31,14 @@ from torch._dynamo.device_interface import (
     TpuInterface,
     XpuInterface,
 )
-from torch._inductor.utils import is_big_gpu
+from torch._inductor import config as inductor_config, metrics
+from torch._inductor.utils import is_big_gpu, run_and_get_code
 from torch.testing._internal.common_utils import run_tests, TestCase
 
-from extension_backends.cpp.extension_codegen_backend import register_compile_backend
+from extension_backends.cpp.extension_codegen_backend import (
+    ExtensionDeviceInterface,
+    register_compile_backend,
+)
 from extension_backends.extension_device import register
 from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
 from extension_backends.triton_codegen_backend import (
@@ -46,6 +51,20 @@ register(DEVICE)
 
 class FewSmsInterface(ExtensionTritonDeviceInterface):
     max_autotune_gemm_min_sms = staticmethod(lambda: 1)
+
+
+class CppTritonFeaturesInterface(ExtensionDeviceInterface):
+    """The C++-scheduled device declaring Triton's GEMM-side features."""
+
+    max_autotune_gemm_min_sms = staticmethod(lambda: 1)
+    supports_tensor_descriptors = staticmethod(lambda device=None: True)
+
+    @classmethod
+    def backend_features(cls, device=None):
+        return super().backend_features(device) | {
+            BackendFeature.NATIVE_MATMUL,
+            BackendFeature.MIX_ORDER_REDUCTION,
+        }
 
 
 class BrokenSmsInterface(ExtensionTritonDeviceInterface):
@@ -100,6 +119,23 @@ class GemmDeviceGateTests(TestCase):
             r"DeviceInterface.backend_features\(\) declares BackendFeature.MM_OUT_DTYPE",
         ):
             torch.compile(lambda a, b: torch.mm(a, b, out_dtype=torch.float32))(a, b)
+
+    def test_cpp_variant_keeps_cpp_kernels(self):
+        # Native matmul, mix-order reductions and tensor descriptors are
+        # Triton's: a C++-scheduled device declaring them compiles as before.
+        register_compile_backend(DEVICE, CppTritonFeaturesInterface)
+        a, b, x = (torch.randn(16, 16, device=DEVICE) for _ in range(3))
+        fn = lambda a, b, x: (torch.mm(a, b), x.sum(0), x.sum(1))  # noqa: E731
+        options = {"triton.native_matmul": True, "triton.use_tensor_descriptor": True,
+                   "triton.mix_order_reduction_non_strict_mode": True,
+                   "fx_graph_cache": False}
+        metrics.reset()
+        with inductor_config.patch(options):
+            actual, (code,) = run_and_get_code(torch.compile(fn), a, b, x)
+        self.assertEqual(metrics.codegen_mix_order_reduction, 0)
+        self.assertIn("extern_kernels.mm", code)
+        for got, want in zip(actual, fn(a, b, x)):
+            self.assertEqual(got.cpu(), want.cpu())
 
 
 class TritonGemmInterpreterTests(TestCase):

@@ -243,7 +243,7 @@ class TritonInterpreterTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 4, ok: True", proc.stdout)
+        self.assertIn("cases run: 6, ok: True", proc.stdout)
 
     def test_fx_graph_cache_across_processes(self):
         code = """

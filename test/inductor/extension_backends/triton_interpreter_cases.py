@@ -16,13 +16,17 @@ import sys
 import unittest
 
 import torch
-from torch._inductor.utils import run_and_get_code
+from torch._inductor.utils import get_code, run_and_get_code
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import TestCase
 
 from .extension_device import register
 from .testing import DEVICE, RegistrySnapshot
-from .triton_codegen_backend import register_triton_backend, TRITON_BACKEND
+from .triton_codegen_backend import (
+    ExtensionTritonDeviceInterface,
+    register_triton_backend,
+    TRITON_BACKEND,
+)
 
 runtime = register(DEVICE)
 
@@ -126,6 +130,33 @@ class TritonInterpreterCases(TestCase):
         ).check("torch.ops.streams.record_event").check("with default_stream:").check(
             "torch.ops.streams.wait_event"
         ).check("raw_stream1 = get_raw_stream(1)").check("stream=raw_stream1)").run(code)
+
+    def test_cpu_scalar_operand_runs_on_the_device(self):
+        def fn(s, a):
+            return s * a + 1
+
+        s, a = torch.tensor(3.0), torch.randn(4, device=DEVICE)
+        actual = torch.compile(fn)(s, a)
+        self.assertEqual(actual.device, torch.device(DEVICE, 0))
+        self.assertEqual(actual.cpu(), fn(s, a).cpu())
+
+    def test_fused_multiply_add_follows_the_record(self):
+        class FusedMultiplyAdd(ExtensionTritonDeviceInterface):
+            eager_uses_fma = staticmethod(lambda op: True)
+
+        def fn(a, b, c):
+            return torch.add(a, b, alpha=0.3) * torch.addcmul(a, b, c, value=0.7)
+
+        a, b, c = (torch.randn(16, device=DEVICE) for _ in range(3))
+        actual, (code,) = run_and_get_code(torch.compile(fn), a, b, c)
+        self.assertNotIn("tl.fma(", code)
+        self.assertEqual(actual.cpu(), fn(a, b, c).cpu())
+        # Code only: Triton's interpreter cannot run tl.fma.
+        torch._dynamo.reset()
+        register_triton_backend(DEVICE, FusedMultiplyAdd)
+        with torch._inductor.config.patch(fx_graph_cache=False):
+            code = "\n".join(get_code(torch.compile(fn), a, b, c))
+        self.assertEqual(code.count("tl.fma("), 2, code)
 
 
 def run_cases() -> int:
