@@ -232,6 +232,46 @@ def ensure_system_programs(needed: list[str]) -> None:
                   f"[workbench] {users} will skip")
 
 
+#: The test that rescans the audited vendor wheels of
+#: tools/vendor_patches_inventory.json; ``test`` downloads those missing when it
+#: is in the run (it skips, saying why, without them).
+VENDOR_WHEELS_TEST = "test/tools/test_vendor_patches.py"
+
+
+def vendor_wheels_dir() -> Path:
+    """Where the vendor wheels are kept: $VENDOR_WHEELS, else build/vendor_packages."""
+    return Path(os.environ.get("VENDOR_WHEELS") or BUILD / "vendor_packages")
+
+
+def fetch_vendor_wheels(python: Path) -> None:
+    """``pip download --no-deps`` into vendor_wheels_dir() each inventoried
+    vendor wheel not there yet, with ``python``'s pip (the wheel for its
+    platform), saying what it does; where that fails (no network, say), say so
+    and go on (the test skips)."""
+    from tools.vendor_patches import load_inventory
+
+    dest = vendor_wheels_dir()
+    wanted = [f"{v.package}=={v.version}" for v in load_inventory()
+              if not any(dest.glob(f"{v.package}-{v.version}-*.whl"))]
+    if not wanted:
+        return
+    try:
+        with envs.step(f"downloading {' '.join(wanted)} for {VENDOR_WHEELS_TEST} "
+                       f"(pip download --no-deps, into {_shown(dest)})"):
+            proc = subprocess.run(
+                [str(python), "-m", "pip", "download", "--no-deps", "--quiet",
+                 "--disable-pip-version-check", "--retries", "1", "--timeout", "20",
+                 "--dest", str(dest), *wanted],
+                stdin=subprocess.DEVNULL, capture_output=True, text=True)
+            if proc.returncode:
+                said = [line for line in (proc.stderr + proc.stdout).splitlines()
+                        if line.strip() and not line.startswith("WARNING")]
+                raise _InstallFailed("\n".join(said)[-1000:] or f"pip exited {proc.returncode}")
+    except _InstallFailed as err:
+        envs._log(f"could not download {' '.join(wanted)}: {err}\n"
+                  f"[workbench] {VENDOR_WHEELS_TEST} will skip its rescan of the wheels")
+
+
 def _named_paths(args: list[str]) -> list[str]:
     """The test paths (files, directories, node ids' files) that ``args`` name."""
     return [arg.split("::")[0] for arg in args
@@ -274,6 +314,8 @@ def cmd_test(args: list[str]) -> int:
     paths = _named_paths(args)
     ensure_system_programs([prog for prog, (_, rel) in SYSTEM_PROGRAMS.items()
                             if _selects(paths, rel)])
+    if _selects(paths, VENDOR_WHEELS_TEST):
+        fetch_vendor_wheels(python)
     rc = subprocess.run([str(python), "-m", "pytest", *pytest_command(args)], cwd=REPO,
                         env=run_env()).returncode
     if rc == 5:

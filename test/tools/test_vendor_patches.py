@@ -21,8 +21,8 @@ from torch.testing._internal.common_utils import run_tests, TestCase
 from tools import vendor_patches as vp
 
 REPO = Path(__file__).resolve().parents[2]
-# Where a checkout keeps downloaded wheels (build/ is ignored); the comparison
-# of a fresh scan with the inventory runs only when the wheel is there.
+# Where `tools/dev.py test` downloads the audited wheels (build/ is ignored);
+# the comparison of a fresh scan with the inventory skips without them.
 PACKAGES = Path(os.environ.get("VENDOR_WHEELS", REPO / "build" / "vendor_packages"))
 
 SAMPLE = {
@@ -351,21 +351,21 @@ class TestInventory(TestCase):
                     self.assertNotIn(option, vp.DYNAMO_CONFIG_READ_OUTSIDE_COMPILE, s)
 
     def test_inventory_is_a_fresh_scan_of_the_wheel(self):
-        checked = 0
+        missing = []
         for vendor in self.vendors.values():
             wheels = sorted(PACKAGES.glob(f"{vendor.package}-{vendor.version}-*.whl"))
             if not wheels:
+                missing.append(f"{vendor.package}=={vendor.version}")
                 continue
             with tempfile.TemporaryDirectory() as tmp:
                 with zipfile.ZipFile(wheels[0]) as z:
                     z.extractall(tmp, [n for n in z.namelist() if n.endswith(".py")])
                 scanned = vp.build_report(vp.scan(tmp, vendor.package)).sites
             self.assertEqual(scanned, list(vendor.sites), wheels[0].name)
-            checked += 1
-        if not checked:
-            self.skipTest(f"no vendor wheel under {PACKAGES} (pip download --no-deps "
-                          "torch-npu==2.13.0 torch-rbln==0.12.0 -d there to compare the "
-                          "checked-in inventory with a fresh scan)")
+        if missing:
+            self.skipTest(f"no wheel of {' '.join(missing)} under {PACKAGES}: `tools/dev.py "
+                          "test` downloads them where it can (its output says why not), or "
+                          f"run `pip download --no-deps {' '.join(missing)} -d {PACKAGES}`")
 
 
 if __name__ == "__main__":

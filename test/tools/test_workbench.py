@@ -1,14 +1,21 @@
 # Owner(s): ["module: ci"]
 """The workbench keeps its promises: README commands, CI entry point, status table."""
 
+import contextlib
+import io
+import os
 import re
 import subprocess
 import sys
+import tempfile
+import textwrap
 from pathlib import Path
+from unittest import mock
 
 from torch.testing._internal.common_utils import run_tests, TestCase
 
-from tools import spec_status
+from tools import dev, spec_status
+from tools.vendor_patches import load_inventory
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text()
@@ -38,6 +45,54 @@ class TestReadme(TestCase):
                          [title for title, _ in spec_status.AREAS])
         for (title, _, status), (_, ids) in zip(rows, spec_status.AREAS):
             self.assertEqual(status, spec_status.area_status(ids), title)
+
+
+class TestVendorWheels(TestCase):
+    """``test`` downloads the inventoried vendor wheels it lacks, through the
+    given interpreter's pip; a failed download is reported, not raised."""
+
+    FAKE_PIP = textwrap.dedent("""\
+        #!{python}
+        import pathlib, sys
+        args = sys.argv[1:]
+        with open({log!r}, "a") as log:
+            log.write(" ".join(args) + "\\n")
+        if {fail!r}:
+            sys.exit("ERROR: Could not find a version (no network)")
+        dest = pathlib.Path(args[args.index("--dest") + 1])
+        dest.mkdir(parents=True, exist_ok=True)
+        for req in args[args.index("--dest") + 2:]:
+            name, version = req.split("==")
+            (dest / f"{{name}}-{{version}}-py3-none-any.whl").write_bytes(b"")
+    """)
+
+    def fetch(self, tmp: str, *, fail: bool) -> tuple[str, list[str]]:
+        python, log = Path(tmp, "python"), Path(tmp, "calls")
+        python.write_text(self.FAKE_PIP.format(python=sys.executable, log=str(log), fail=fail))
+        python.chmod(0o755)
+        err = io.StringIO()
+        with mock.patch.dict(os.environ, {"VENDOR_WHEELS": str(Path(tmp, "wheels"))}), \
+                contextlib.redirect_stderr(err):
+            dev.fetch_vendor_wheels(python)
+        return err.getvalue(), log.read_text().splitlines() if log.exists() else []
+
+    def test_missing_wheels_are_downloaded_once(self):
+        wanted = [f"{v.package}=={v.version}" for v in load_inventory()]
+        with tempfile.TemporaryDirectory() as tmp:
+            out, calls = self.fetch(tmp, fail=False)
+            self.assertEqual(len(calls), 1)
+            self.assertTrue(calls[0].startswith("-m pip download --no-deps"), calls[0])
+            self.assertEqual(calls[0].split()[-len(wanted):], wanted)
+            self.assertRegex(out, r"downloading .*: done in \d+ s")
+            out, calls = self.fetch(tmp, fail=False)  # all there: nothing to do
+            self.assertEqual((out, len(calls)), ("", 1))
+
+    def test_failed_download_says_the_test_skips(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out, calls = self.fetch(tmp, fail=True)
+        self.assertEqual(len(calls), 1)
+        self.assertIn("no network", out)
+        self.assertIn(f"{dev.VENDOR_WHEELS_TEST} will skip", out)
 
 
 class TestDemo(TestCase):
