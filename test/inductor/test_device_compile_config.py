@@ -347,6 +347,22 @@ class FakeOverrideTests(DeviceCompileConfigTestCase):
         self.assertEqual(out.dtype, torch.float32)
         self.assertTablesAreStock()
 
+    def test_a_policy_registered_after_a_cached_dispatch_applies(self):
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        def sigmoid_fake(x):
+            return x.new_empty(x.shape, dtype=torch.float64)
+
+        with FakeTensorMode():
+            before = aten.sigmoid.default(torch.empty(4, device=DEVICE))
+        register_device_operator_policy(
+            policy(fake_overrides={aten.sigmoid.default: sigmoid_fake})
+        )
+        with FakeTensorMode():
+            after = aten.sigmoid.default(torch.empty(4, device=DEVICE))
+        self.assertEqual((before.dtype, after.dtype), (torch.float32, torch.float64))
+        self.assertTablesAreStock()
+
     def test_fake_overrides_validated_and_keyed(self):
         with self.assertRaisesRegex(
             DeviceOperatorPolicyError,

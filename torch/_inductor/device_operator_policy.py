@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
 import functools
 import hashlib
 import logging
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING, TypeVar
 
 import torch
@@ -59,6 +59,9 @@ Exclude = _Sentinel("Exclude")
 #: ``lowering_overrides`` value: run the op as an eager fallback on the device.
 Fallback = _Sentinel("Fallback")
 
+# A decomposition or lowering rule: a callable or one of the markers above.
+_Rule = Callable[..., Any] | _Sentinel
+
 # Markers: a realized_input_ops entry; PolicyDecompTable's "sample the fields now".
 _REALIZE = _Sentinel("Realize")
 _UNSAMPLED = _Sentinel("Unsampled")
@@ -81,8 +84,8 @@ _NOT_DEFAULTABLE_PREFIXES = ("_pre_fusion_custom_pass", "_post_fusion_custom_pas
 
 
 class DeviceOperatorPolicyError(RuntimeError):
-    """An operator policy that is invalid, conflicts with another one, or
-    cannot be resolved where a compile needs it."""
+    """An operator policy that is invalid, conflicts with another one, or is not
+    found where a compile needs it."""
 
 
 def _check(ok: object, message: str) -> None:
@@ -115,39 +118,32 @@ def _rule_name(rule: object) -> str:
     return f"{module}.{qualname}"
 
 
-# What each mapping field maps, for its "must be a mapping" error.
-_MAPPING_OF = {
-    "config_defaults": "Inductor option names to values",
-    "custom_passes": "stage to CustomGraphPass",
-}
-
-
-def _mapping(where: str, field: str, value: object) -> Mapping[Any, Any]:
-    of = _MAPPING_OF.get(field, "OpOverload to rules")
+def _mapping(where: str, attr: str, value: object, of: str) -> Mapping[Any, Any]:
     _check(isinstance(value, Mapping),
-           f"{where}: {field} must be a mapping of {of}, got {type(value).__name__}")
+           f"{where}: {attr} must be a mapping of {of}, got {type(value).__name__}")
     return value  # type: ignore[return-value]
 
 
 def _check_rules(
-    where: str, field: str, rules: object, sentinel: _Sentinel | None
-) -> dict[OpOverload, Any]:
+    where: str, attr: str, rules: object, sentinel: _Sentinel | None
+) -> Mapping[OpOverload, Any]:
     allowed = "a callable" + ("" if sentinel is None else f" or {sentinel!r}")
-    for op, rule in _mapping(where, field, rules).items():
-        _check(not isinstance(op, torch._ops.OpOverloadPacket), f"{where}: {field} "
+    for op, rule in _mapping(where, attr, rules, "OpOverload to rules").items():
+        _check(not isinstance(op, torch._ops.OpOverloadPacket), f"{where}: {attr} "
                f"key {op} is an overload packet; name the overload, e.g. {op}.default")
         _check(isinstance(op, torch._ops.OpOverload),
-               f"{where}: {field} keys must be OpOverloads, got {op!r}")
+               f"{where}: {attr} keys must be OpOverloads, got {op!r}")
         _check((sentinel is not None and rule is sentinel)
                or (callable(rule) and not isinstance(rule, _Sentinel)),
-               f"{where}: {field}[{op}] must be {allowed}, got {rule!r}")
-    return dict(rules)  # type: ignore[call-overload]
+               f"{where}: {attr}[{op}] must be {allowed}, got {rule!r}")
+    return types.MappingProxyType(dict(rules))  # type: ignore[call-overload]
 
 
-def _check_config_defaults(where: str, defaults: object) -> dict[str, Any]:
+def _check_config_defaults(where: str, defaults: object) -> Mapping[str, Any]:
     from . import config
 
-    for name, value in _mapping(where, "config_defaults", defaults).items():
+    of = "Inductor option names to values"
+    for name, value in _mapping(where, "config_defaults", defaults, of).items():
         key = f"{where}: config_defaults[{name!r}]"
         _check(isinstance(name, str) and name in config._config,
                f"{where}: config_defaults key {name!r} is not a torch._inductor.config "
@@ -164,14 +160,15 @@ def _check_config_defaults(where: str, defaults: object) -> dict[str, Any]:
                    isinstance(value, bool) and type(default) is not bool)),
                f"{key} must be a {type(default).__name__} like the option's default "
                f"{default!r}, got {value!r}")
-    return dict(defaults)  # type: ignore[call-overload]
+    return types.MappingProxyType(dict(defaults))  # type: ignore[call-overload]
 
 
-def _check_custom_passes(where: str, passes: object) -> dict[str, tuple[Any, ...]]:
+def _check_custom_passes(where: str, passes: object) -> Mapping[str, tuple[Any, ...]]:
     from .custom_graph_pass import CustomGraphPass
 
     checked: dict[str, tuple[Any, ...]] = {}
-    for stage, value in _mapping(where, "custom_passes", passes).items():
+    of = "stage to CustomGraphPass"
+    for stage, value in _mapping(where, "custom_passes", passes, of).items():
         _check(stage in CUSTOM_PASS_STAGES, f"{where}: custom_passes key {stage!r} is "
                f"not a pass stage; expected one of {', '.join(CUSTOM_PASS_STAGES)}")
         checked[stage] = tuple(value) if isinstance(value, (list, tuple)) else (value,)
@@ -189,7 +186,7 @@ def _check_custom_passes(where: str, passes: object) -> dict[str, tuple[Any, ...
                 ) from err
             _check(uuid is not None, f"{key}: {type(p).__qualname__}.uuid() returned "
                    "None; return a value that changes when the pass changes")
-    return checked
+    return types.MappingProxyType(checked)
 
 
 def _check_realized_input_ops(where: str, ops: object) -> frozenset[OpOverload]:
@@ -200,7 +197,7 @@ def _check_realized_input_ops(where: str, ops: object) -> frozenset[OpOverload]:
     return frozenset(_check_rules(where, "realized_input_ops", rules, _REALIZE))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class DeviceOperatorPolicy:
     """The operator choices of one accelerator device type (not cpu or meta);
     bump ``version`` (a cache key input) when a rule's implementation changes."""
@@ -208,26 +205,21 @@ class DeviceOperatorPolicy:
     device_type: str
     version: str
     #: ``OpOverload -> callable | Exclude``: the op's decomposition on the device.
-    decomposition_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
-        dataclasses.field(default_factory=dict)
-    )
+    decomposition_overrides: Mapping[OpOverload, _Rule] = field(default_factory=dict)
     #: ``OpOverload -> lowering | Fallback`` on the device (None: the default).
-    lowering_overrides: Mapping[OpOverload, Callable[..., Any] | _Sentinel] = (
-        dataclasses.field(default_factory=dict)
-    )
+    lowering_overrides: Mapping[OpOverload, _Rule] = field(default_factory=dict)
     #: ``option -> value``: the device's defaults of core options; the user's win.
-    config_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    config_defaults: Mapping[str, Any] = field(default_factory=dict)
     #: ``stage -> CustomGraphPass(es)``, run before the user's passes of the stage.
-    custom_passes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    custom_passes: Mapping[str, Any] = field(default_factory=dict)
     #: ``OpOverload -> callable``: the op's fake implementation on the device.
-    fake_overrides: Mapping[OpOverload, Callable[..., Any]] = dataclasses.field(
-        default_factory=dict
-    )
+    fake_overrides: Mapping[OpOverload, Callable[..., Any]] = field(default_factory=dict)
     #: Ops whose nodes on the device have their inputs realized.
     realized_input_ops: Iterable[OpOverload] = frozenset()
     #: ``() -> object`` or None: the ``repr`` of its result enters both cache keys.
     cache_key_fields: Callable[[], object] | None = None
-    _cache_key: str = dataclasses.field(init=False, repr=False, compare=False)
+    #: ``"<device>:<version>:<digest of the rules>"``, the same in every process.
+    cache_key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
@@ -253,17 +245,14 @@ class DeviceOperatorPolicy:
         _check(self.cache_key_fields is None or callable(self.cache_key_fields),
                f"{where}: cache_key_fields must be a callable taking no arguments or "
                f"None, got {self.cache_key_fields!r}")
-        frozen = types.MappingProxyType
         fields = {
             "device_type": device_type,
-            "decomposition_overrides": frozen(decomps),
-            "lowering_overrides": frozen(lowerings),
-            "config_defaults": frozen(
-                _check_config_defaults(where, self.config_defaults)
-            ),
-            "custom_passes": frozen(_check_custom_passes(where, self.custom_passes)),
-            "fake_overrides": frozen(
-                _check_rules(where, "fake_overrides", self.fake_overrides, None)
+            "decomposition_overrides": decomps,
+            "lowering_overrides": lowerings,
+            "config_defaults": _check_config_defaults(where, self.config_defaults),
+            "custom_passes": _check_custom_passes(where, self.custom_passes),
+            "fake_overrides": _check_rules(
+                where, "fake_overrides", self.fake_overrides, None
             ),
             "realized_input_ops": _check_realized_input_ops(
                 where, self.realized_input_ops
@@ -271,7 +260,7 @@ class DeviceOperatorPolicy:
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_cache_key", self._compute_cache_key())
+        object.__setattr__(self, "cache_key", self._compute_cache_key())
 
     def _compute_cache_key(self) -> str:
         entries = sorted(
@@ -289,11 +278,6 @@ class DeviceOperatorPolicy:
         )
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
         return f"{self.device_type}:{self.version}:{digest}"
-
-    @property
-    def cache_key(self) -> str:
-        """``"<device>:<version>:<digest of the rules>"``, the same in every process."""
-        return self._cache_key
 
     def __hash__(self) -> int:
         return hash(self.cache_key)
@@ -321,13 +305,11 @@ class DeviceOperatorPolicy:
         from . import config
         from .custom_graph_pass import get_custom_graph_passes
 
-        user_options = {
-            name.replace("-", "_"): value for name, value in (user_options or {}).items()
-        }
+        user_set = {name.replace("-", "_") for name in user_options or {}}
         patches = {
             name: value
             for name, value in self.config_defaults.items()
-            if name not in user_options
+            if name not in user_set
             and getattr(config, name) == config._config[name].default
         }
         for stage, passes in self.custom_passes.items():
@@ -391,18 +373,11 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
     """Registers ``policy`` for its device type; a later registration replaces it."""
     _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
-    from torch._subclasses import fake_tensor
-
-    previous = _device_record(policy.device_type).operator_policy
-    if policy.fake_overrides or (previous is not None and previous.fake_overrides):
-        fake_tensor._set_device_fake_impls(policy.device_type, policy.fake_overrides)
     _update_device_record(policy.device_type, operator_policy=policy)
     log.debug("registered operator policy %s", policy.cache_key)
 
 
-def get_device_operator_policy(
-    device: str | torch.device,
-) -> DeviceOperatorPolicy | None:
+def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
     """The policy registered for ``device``'s type (the index is ignored), or None."""
     from torch._dynamo.device_interface import _device_type as device_type_of
 
@@ -412,8 +387,6 @@ def get_device_operator_policy(
 def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy | None:
     """The policy of the one accelerator among ``device_types`` (cpu, meta ignored),
     or None; several accelerators with a policy among them are refused."""
-    if not _device_operator_policies():
-        return None
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
     policies = {d: _device_record(d).operator_policy for d in accelerators}
     described = ", ".join(
@@ -470,10 +443,8 @@ def _device_config_scope(patches: dict[str, Any]) -> Iterator[None]:
 
 
 def _passes_with_device_config(passes: Callable[..., _T]) -> Callable[..., _T]:
-    """Runs the graph passes ``passes(gm, ...)`` under the options of the policy of
-    ``gm``'s device (its ``config_defaults`` and ``custom_passes``) where no compile_fx
-    applies them already: when a custom Dynamo backend runs Inductor's joint-graph or
-    post-grad passes through AOTAutograd."""
+    """Runs ``passes(gm, ...)`` under the options of the policy of ``gm``'s device
+    where no compile_fx applies them already (a custom Dynamo backend's AOTAutograd)."""
 
     @functools.wraps(passes)
     def wrapper(gm: torch.fx.GraphModule, *args: Any, **kwargs: Any) -> _T:
@@ -498,13 +469,10 @@ class PolicyDecompTable:
         base: Callable[[], Mapping[Any, Any]],
         cache_key_fields: str | None | _Sentinel = _UNSAMPLED,
     ) -> None:
-        self.operator_policy = policy
-        self.base = base
-        self.cache_key_fields = (
-            policy.sample_cache_key_fields()
-            if cache_key_fields is _UNSAMPLED
-            else cache_key_fields
-        )
+        if cache_key_fields is _UNSAMPLED:
+            cache_key_fields = policy.sample_cache_key_fields()
+        self.operator_policy, self.base = policy, base
+        self.cache_key_fields = cache_key_fields
 
     def __call__(self) -> dict[Any, Callable[..., Any]]:
         from .decomposition import select_decomp_table

@@ -7,6 +7,7 @@ import functools
 import logging
 import math
 import os
+import sys
 import threading
 import traceback
 import types
@@ -318,22 +319,27 @@ def get_schema_info(func: OpOverload) -> torch._C._SchemaInfo:
     return torch._C._SchemaInfo(func._schema)
 
 
-#: OpOverload -> {device type: fake impl for calls whose first fake tensor is there}.
+#: OpOverload -> {device type: fake impl}: the device operator policies'
+#: ``fake_overrides``, as of registry generation ``_device_fake_impls_generation``.
 _device_fake_impls: dict[OpOverload, dict[str, Callable[..., Any]]] = {}
+_device_fake_impls_generation = -1
 
 
-def _set_device_fake_impls(
-    device_type: str, impls: Mapping[OpOverload, Callable[..., Any]]
-) -> None:
-    """Replaces ``device_type``'s fake implementations (its operator policy's)."""
-    global _device_fake_impls
-    table = {op: dict(by_device) for op, by_device in _device_fake_impls.items()}
-    for by_device in table.values():
-        by_device.pop(device_type, None)
-    for op, impl in impls.items():
-        table.setdefault(op, {})[device_type] = impl
-    _device_fake_impls = {op: by_device for op, by_device in table.items() if by_device}
-    FakeTensorMode.cache_clear()
+def _refresh_device_fake_impls() -> None:
+    """Re-reads ``_device_fake_impls`` from the device records after a registration
+    (there are none before ``torch._dynamo.device_interface`` is imported)."""
+    global _device_fake_impls, _device_fake_impls_generation
+    registry = sys.modules.get("torch._dynamo.device_interface")
+    if registry is None or registry._registry_generation == _device_fake_impls_generation:
+        return
+    generation, impls = registry._registry_generation, {}
+    for device, record in list(registry._device_records.items()):
+        if record.operator_policy is not None:
+            for op, impl in record.operator_policy.fake_overrides.items():
+                impls.setdefault(op, {})[device] = impl
+    if impls != _device_fake_impls:
+        FakeTensorMode.cache_clear()  # its entries predate the change
+    _device_fake_impls, _device_fake_impls_generation = impls, generation
 
 
 def _fast_impl(
@@ -1887,7 +1893,7 @@ class FakeTensorMode(TorchDispatchMode):
             return
 
         # A device's own fake implementation is not part of the cache key.
-        if _device_fake_impls and func in _device_fake_impls:
+        if func in _device_fake_impls:
             raise _BypassDispatchCache("device fake implementation")
 
         # Avoid caching for any ops that would require a more sophisticated
@@ -2421,6 +2427,7 @@ class FakeTensorMode(TorchDispatchMode):
             with in_kernel_invocation_manager(self):
                 return func(*args, **kwargs)
 
+        _refresh_device_fake_impls()
         if self.cache_enabled:
             return self._cached_dispatch_impl(func, types, args, kwargs)
         else:

@@ -58,7 +58,6 @@ class RegistrySnapshot:
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
         ("torch._dynamo.device_interface", "_device_records"),
-        ("torch._subclasses.fake_tensor", "_device_fake_impls"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]
     #: (module, attribute) of every list registry.
