@@ -1,11 +1,5 @@
-"""The FX graph of a kernel, for a ``Scheduling`` whose code generation
-works on graphs (an MLIR or vendor graph compiler) rather than on loop bodies.
-
-Inductor lowers each node of the post-grad FX graph to IR nodes, and every IR
-node records the FX nodes it was built from (its ``origins``).
-:func:`kernel_graph` turns the origins of the scheduler nodes of one kernel
-back into a standalone FX graph.
-"""
+"""The FX graph of a kernel, rebuilt from the ``origins`` of its IR nodes, for a
+``Scheduling`` whose code generation works on graphs rather than loop bodies."""
 
 from __future__ import annotations
 
@@ -27,19 +21,11 @@ __all__ = ["kernel_graph"]
 
 
 def kernel_graph(nodes: Sequence[BaseSchedulerNode]) -> torch.fx.GraphModule:
-    """Return the FX graph of the kernel that computes ``nodes``.
-
-    ``nodes`` are the scheduler nodes of one kernel, as a ``Scheduling``'s
-    ``codegen_node`` receives them (a fused node stands for its parts). The
-    graph holds the ``call_function`` nodes they were lowered from, in the
-    order of the graph Inductor lowered, with their ``meta``. A value they read
-    from outside is a placeholder named after the buffer the kernel reads it
-    from (a graph input or a symbolic size keeps its FX name). The output is
-    the tuple of the values the kernel writes, in the order of its buffers,
-    each node named after its buffer; a buffer that only this kernel reads is
-    not an output. Origins are best effort: a node that Inductor inlines into
-    several kernels appears in each of their graphs, and so does a reduction
-    that it splits over several kernels.
+    """The FX graph of the kernel that computes ``nodes`` (as ``codegen_node``
+    receives them): their ``call_function`` origins in graph order, with ``meta``.
+    Values read from outside are placeholders and the buffers written (except those
+    only this kernel reads) are outputs, each named after its buffer. Best effort:
+    a node inlined into or split over several kernels is in each of their graphs.
     """
     snodes = [n for node in nodes for n in node.get_nodes() if n.node is not None]
     origins = OrderedSet(
