@@ -239,11 +239,8 @@ class _WireProtocolInput:
         devices = tuple(
             d for d in graph_device_types(self.gm) if get_scheduling_for_device(d)
         )
-        options = {
-            d: owner.save_config_portable()
-            for d in devices
-            if (owner := configs.get(d)) is not None
-        }
+        owners = {d: configs.get(d) for d in devices}
+        options = {d: c.save_config_portable() for d, c in owners.items() if c}
         return _WireProtocolPickledInput(GraphPickler.dumps(self), devices, options)
 
 
@@ -264,9 +261,7 @@ class _WireProtocolPickledInput:
     # The graph's device types with a backend (loaded by the child if it lacks them)
     # and the values of their config modules.
     devices: tuple[str, ...] = ()
-    device_options: dict[str, dict[str, object]] = dataclasses.field(
-        default_factory=dict
-    )
+    device_options: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
 
     def deserialize(self) -> _WireProtocolInput:
         """
@@ -274,17 +269,9 @@ class _WireProtocolPickledInput:
         """
         from torch.fx._graph_pickler import GraphPickler
 
-        from .codegen.common import (
-            get_scheduling_for_device,
-            init_backend_registration,
-            load_backends_in_subprocess,
-        )
+        from .codegen.common import load_backends_in_subprocess
 
-        init_backend_registration(())
-        load_backends_in_subprocess(
-            [d for d in self.devices if get_scheduling_for_device(d) is None],
-            "This Inductor compile subprocess",
-        )
+        load_backends_in_subprocess(self.devices, "This Inductor compile subprocess")
         fake_mode = _current_fake_mode()
         result = GraphPickler.loads(self.value, fake_mode)
         assert isinstance(result, _WireProtocolInput)
