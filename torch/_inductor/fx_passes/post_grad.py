@@ -473,9 +473,7 @@ def prepare_softmax_replacement(x, dim):
 
 def prepare_softmax_extra_check(match):
     """
-    We only have triton online softmax kernels currently: the device must
-    declare BackendFeature.ONLINE_SOFTMAX (DeviceInterface.backend_features;
-    in-tree: cuda and xpu) and generate Triton code.
+    We only have triton online softmax kernels currently.
     """
     device = match.kwargs["x"].meta["val"].device
     return (
