@@ -568,11 +568,14 @@ FILES: dict[str, object] = {
          r"_device_config_patches)|^device_config = |^_device_config_scope\(device_config\)|"
          r"^# The Inductor options of the graph|^_device_config_(applied|scope),$|"
          r"^@_with_device_config$", "policy-config"),
-        (r"^import contextvars|^from collections.abc import Callable, Generator, Mapping", "options"),
     ]),
     "torch/_inductor/cpp_builder.py": "cpp",
     "torch/_inductor/lowering.py": "gates",
     "torch/_inductor/kernel/*": "gates",
+    "torch/_inductor/decomposition.py": "gates",
+    "torch/_inductor/select_algorithm.py": "gates",
+    "torch/_inductor/template_heuristics/triton.py": "gates",
+    "torch/nn/attention/flex_attention.py": "gates",
     "torch/_inductor/codegen/kernel_graph.py": "vendor-hooks",
     "torch/_inductor/codegen/simd.py": "vendor-hooks",
     "torch/_inductor/fx_passes/joint_graph.py": "policy-config",
@@ -714,6 +717,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_example_tritonacc.py": "device-report",
     "test/inductor/test_example_guide.py": "vendor-hooks",
     "test/inductor/test_gemm_device_gates.py": "gates",
+    "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
