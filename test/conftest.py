@@ -22,8 +22,10 @@ import pytest
 _TEST = Path(__file__).resolve().parent
 if str(_TEST / "inductor") not in sys.path:
     sys.path.insert(0, str(_TEST / "inductor"))
-if str(_TEST.parent) not in sys.path:
-    sys.path.append(str(_TEST.parent))
+# A pytest-xdist worker may start with the root (its working directory) first;
+# Inductor's subprocesses inherit sys.path as PYTHONPATH, so that order counts.
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != str(_TEST.parent)]
+sys.path.append(str(_TEST.parent))
 
 
 # --------------------------------------------------------------------------
