@@ -41,7 +41,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __package__ in (None, ""):  # run as a file: python3 tools/dev.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tools import envs, series, stack  # noqa: E402
 from tools.series import REPO, SeriesError  # noqa: E402
