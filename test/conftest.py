@@ -22,10 +22,20 @@ import pytest
 _TEST = Path(__file__).resolve().parent
 if str(_TEST / "inductor") not in sys.path:
     sys.path.insert(0, str(_TEST / "inductor"))
-# A pytest-xdist worker may start with the root (its working directory) first;
-# Inductor's subprocesses inherit sys.path as PYTHONPATH, so that order counts.
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != str(_TEST.parent)]
-sys.path.append(str(_TEST.parent))
+
+
+def _root_last() -> None:
+    """Moves the root last on sys.path: a pytest-xdist worker starts with it
+    first, and Inductor's subprocesses inherit sys.path as PYTHONPATH."""
+    root = str(_TEST.parent)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != root] + [root]
+
+
+_root_last()
+
+
+def pytest_runtest_setup(item):
+    _root_last()  # again, after whatever an earlier test imported
 
 
 # --------------------------------------------------------------------------
