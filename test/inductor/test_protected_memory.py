@@ -77,7 +77,8 @@ class ProtectedMemoryTests(TestCase):
         for cpp_wrapper in (False, True):
             with self.subTest(cpp_wrapper=cpp_wrapper):
                 proc = self._run(guarded=True, cpp_wrapper=cpp_wrapper)
-                self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+                self.assertEqual(proc.returncode, 0,
+                                 f"stdout: {proc.stdout[-500:]}\nstderr: {proc.stderr[-3000:]}")
                 self.assertIn("OK", proc.stdout)
 
     def test_without_the_hooks_the_kernel_faults(self):
