@@ -39,6 +39,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import fnmatch
 import io
@@ -47,6 +48,7 @@ import os
 import re
 import shutil
 import subprocess
+import symtable
 import sys
 import tempfile
 import time
@@ -556,6 +558,60 @@ def over_budget(plan, files: list[StackedFile]) -> list[str]:
             for _, name, code, *_ in summary_rows(plan, files) if code > budget]
 
 
+_MODULE_NAMES = set(dir(builtins)) | {
+    "__annotations__", "__builtins__", "__doc__", "__file__", "__loader__", "__name__",
+    "__package__", "__path__", "__spec__"}
+
+
+def unbound_globals(source: str) -> set[str]:
+    """The global names a module reads somewhere (at module level, in a class
+    body or a function) but never binds: a NameError once that code runs.
+    Nothing for a module with a star import, whose names cannot be known."""
+    if re.search(r"^\s*from\s+\S+\s+import\s+\*", source, re.M):
+        return set()
+    bound, read = set(_MODULE_NAMES), set()
+    tables = [symtable.symtable(source, "<state>", "exec")]
+    while tables:
+        table = tables.pop()
+        module = table.get_type() == "module"
+        for sym in table.get_symbols():
+            if (module or sym.is_declared_global()) and (sym.is_assigned() or sym.is_imported()):
+                bound.add(sym.get_name())
+            if sym.is_referenced() and (module or sym.is_global()):
+                read.add(sym.get_name())
+        tables += table.get_children()
+    return read - bound
+
+
+def unbound_in_states(plan, files: list[StackedFile]) -> list[str]:
+    """Names a state of the stack reads but does not define, though the
+    final tree does (a unit that landed before the one defining its name):
+    each state imports, but the code that reads the name fails when it runs,
+    so only a test that reaches it would notice.  As problems."""
+    problems: list[str] = []
+    for f in files:
+        if not f.rel.endswith(".py"):
+            continue
+        final = f.state(len(plan.PATCHES) - 1)
+        known = unbound_globals("".join(final)) if final is not None else set()
+        previous = f.base
+        for k, patch in enumerate(plan.PATCHES):
+            text = f.state(k)
+            if text is None or text == previous:
+                continue
+            previous = text
+            try:
+                unbound = unbound_globals("".join(text))
+            except SyntaxError as err:
+                problems.append(f"{patch.name}: {f.rel} does not parse: {err}")
+                continue
+            for name in sorted(unbound - known):
+                problems.append(f"{patch.name}: {f.rel} reads {name!r}, which that state "
+                                "does not define (tools/stack_plan.py: move the unit "
+                                "that reads it, or the one that defines it)")
+    return problems
+
+
 def print_summary(plan, files: list[StackedFile], out=sys.stdout) -> None:
     print(f"stack: {len(plan.PATCHES)} patches", file=out)
     print(f"  {'#':>2}  {'patch':28} {'+code':>6} {'+test':>6} {'+docs':>6} {'tests':>6}",
@@ -704,6 +760,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     durations = _recorded_durations(repo)
     print_summary(plan, files)
     problems += over_budget(plan, files)
+    problems += unbound_in_states(plan, files)
     for k, patch_file in enumerate(patches):
         name = plan.PATCHES[k].name
         t0 = time.monotonic()

@@ -453,7 +453,6 @@ FILES: dict[str, object] = {
         (r"dynamo_tensor_classes|dynamo_constant_fold_fns", "dynamo"),
         (r"def supports_tma", "device-lists"),
         (r"def _check_hook_names\(|^_check_hook_names\(|^import difflib$", "hook-names"),
-        (r"def register_device_backend_loader\(", "loaders"),
         (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
         (r"eager_uses_fma|def (max_autotune_gemm_min_sms|supports_tensor_descriptors)\(|"
          r"^(MM_OUT_DTYPE|NATIVE_MATMUL|MIX_ORDER_REDUCTION) = |"
@@ -473,7 +472,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/trace_rules.py": ("dynamo", [
         (r'^if privateuse1_name != "privateuseone":  # the eager device lists', "features"),
         (r"def (register_device_trace_rules|_trace_rules_device_type|_trace_rules_by_function|"
-         r"_runtime_without_interface|_rule_after_loading_interface|_device_without_interface)\(|"
+         r"_rule_after_loading_interface|_device_without_interface)\(|"
          r"^_interfaceless_runtime|^global _interfaceless_runtime|"
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
         (r"^(constant_types: frozenset|constant_types=_device_properties_types|"
@@ -513,8 +512,8 @@ FILES: dict[str, object] = {
          r"^device_op_overrides_lock|def aten_device_type|"
          r"^if not isinstance\(device_op_overrides, DeviceOpOverrides\)|^from \. import \(|"
          r"^with device_op_overrides_lock|^_device_op_overrides_initialized = True|"
-         r"^overrides = _find_device_op_overrides|def _find_device_op_overrides|"
-         r"^return device_op_overrides_dict.get", "aten"),
+         r"^overrides = _find_device_op_overrides|^from \. import cpu_device_op_overrides|"
+         r"^-from \.cpu_device_op_overrides import CpuDeviceOpOverrides$", "aten"),
         (r"def (get_cpp_torch_device_options|uses_gpu_cpp_wrapper|_uses_gpu_cpp_wrapper)|"
          r"^The C\+\+ type of a raw stream", "cpp"),
         (r"def kernel_call_guard", "inductor-streams"),
@@ -524,7 +523,9 @@ FILES: dict[str, object] = {
          r"def (register_device_backend_loader|_backend_load_error|_warn_backend_load_failure|"
          r"_entry_point_loader|_device_module_loader|_find_device_backend_loader|"
          r"_backend_probe_key|_loading_in_this_thread|_load_device_backend|"
-         r"missing_backend_message|init_backend_registration)|^finally:$", "loaders"),
+         r"missing_backend_message|init_backend_registration)|^finally:$|"
+         r"^-init_backend_registration\(\)$|^_init_builtin_backend_registration\(\)$|"
+         r"def _ensure_backend\(", "loaders"),
         (r"def (get_compile_option_owner|_resolve_compile_option_owner|patch_compile_options)",
          "options"),
         (r"def load_backends_in_subprocess", "subprocess"),
@@ -532,7 +533,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/utils.py": ("inductor-identity", [
         (r"(?s)_has_triton_tma_for_device|max_autotune_gemm_min_sms", "gates"),
         (r"def graph_device_types|^common.init_backend_registration", "loaders"),
-        (r"def _device_backend_features", "features"),
+        (r"def _device_backend_features|^features = _device_backend_features|"
+         r"^\) and _device_interface\.BackendFeature\.CPP_TEMPLATES", "features"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
@@ -554,6 +556,7 @@ FILES: dict[str, object] = {
          "loaders"),
     ]),
     "torch/_inductor/compile_fx.py": ("policy", [
+        (r"(?s)operator_policy_scope\(operator_policy\),\n\s+_device_config_scope\(", "policy-config"),
         (r"def (get_device_context|_should_wakeup_async_compile)\(|get_device_context\(gm\)|"
          r"_should_wakeup_async_compile\(", "gates"),
         (r"^graph_device_types,|^init_backend_registration\(devices := get_all_devices|"
@@ -602,7 +605,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/async_compile.py": "cpp",
     "torch/_inductor/autotune_process.py": ("identity", [
         (r"^AUTOTUNE_DEVICE_BACKENDS_ENV|^if devices := os.environ.get|"
-         r"^if \(gpu_type := get_gpu_type\(\)\) ==", "subprocess")]),
+         r"^if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):", "subprocess")]),
     "torch/_inductor/codecache.py": ("cpp", [
         (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
          r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
@@ -782,7 +785,8 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+_add_trace_rules_of_all_devices\(kinds, static_rules\)$",
         r"^\s+device_kinds\.update\(_device_record\(name\)\.trace_rules or \{\}\)$",
     ],
-    "torch/_inductor/autotune_process.py": [r"^\s+if \(gpu_type := get_gpu_type\(\)\) not in"],
+    "torch/_inductor/autotune_process.py": [
+        r"^\s+if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):$"],
     "torch/_functorch/_aot_autograd/autograd_cache.py": [
         r"^\s+if operator_policy\.cache_key_fields is not None:"],
     "torch/_inductor/codegen/wrapper.py": [r"^\s+_uses_gpu_cpp_wrapper,$"],

@@ -190,6 +190,31 @@ def g():
         self.assertRegex(problem, rf"^a: {code[0]} added lines of code, over the budget of "
                                   rf"{code[0] - 1} \(MAX_CODE_LINES")
 
+    def test_unbound_globals(self):
+        src = ("import os\nfrom a import b as c\nX = 1\n\n"
+               "class K:\n    y = X + z\n\n    def m(self):\n        return os, c, w, len\n\n"
+               "def f():\n    global G\n    G = v = 2\n    return v\n\n"
+               "def g():\n    return G, H\n")
+        self.assertEqual(stack.unbound_globals(src), {"z", "w", "H"})
+        self.assertEqual(stack.unbound_globals("from a import *\ndef f():\n    return q\n"),
+                         set())
+
+    def test_unbound_in_states(self):
+        base = "import os\n"
+        final = ("import os\n\n\ndef f():\n    return helper()\n\n\n"
+                 "def helper():\n    return os.sep\n")
+        # The call lands in a, its definition in b: state a reads an unbound name.
+        f = split("torch/m.py", base, final, {"torch/m.py": ("a", [(r"def helper", "b")])})
+        self.assertIn("return helper()", states(f)[1])
+        self.assertNotIn("def helper", states(f)[1])
+        (problem,) = stack.unbound_in_states(plan({}), [f])
+        self.assertRegex(problem, r"^a: torch/m.py reads 'helper', which that state does not")
+        f = split("torch/m.py", base, final, {"torch/m.py": "a"})
+        self.assertEqual(stack.unbound_in_states(plan({}), [f]), [])
+        # A name the final tree leaves unbound as well is not the stack's doing.
+        f = split("torch/m.py", base, "def f():\n    return nowhere()\n", {"torch/m.py": "a"})
+        self.assertEqual(stack.unbound_in_states(plan({}), [f]), [])
+
     def test_test_ids(self):
         final = ("class T(TestCase):\n    def test_a(self):\n        pass\n\n"
                  "    def test_b(self):\n        pass\n\n\ndef test_c():\n    pass\n")
@@ -238,6 +263,9 @@ class RealPlanTest(TestCase):
             self.assertTrue(stack.test_ids_of(files, k), f"{patch.name} has no tests")
             ids += stack.test_ids_of(files, k)
         self.assertEqual(len(ids), len(set(ids)))
+
+    def test_every_state_binds_the_names_it_reads(self):
+        self.assertEqual(stack.unbound_in_states(self.plan, self.files), [])
 
     def test_every_patch_within_the_review_budget(self):
         self.assertIsInstance(self.plan.MAX_CODE_LINES, int)
