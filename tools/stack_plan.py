@@ -588,6 +588,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
     "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
     "torch/_inductor/codegen/cpp.py": "cpp",
+    "torch/_inductor/codegen/cpp_template_kernel.py": "gates",
     "torch/_inductor/codegen/cpu_device_op_overrides.py": "aten",
     "torch/_inductor/codegen/cuda/device_op_overrides.py": ("cpp", [
         (r"def aten_device_type", "aten"), (r"def current_device_idx_expr", "aten")]),

@@ -174,6 +174,15 @@ class CppTemplateTests(_DeviceTestCase):
                                             max_autotune_gemm_backends="CPP")
         self.assertIn("micro_gemm", code)
 
+    def test_cpp_gemm_template_local_accumulator(self):
+        # N = 5 is padded to the register block on every ISA: the template
+        # accumulates in a kernel-local buffer, which must live on the device
+        # of the output (a cpu one made the store a device copy, and failed).
+        a, b = _randn(4, 16, 32), _randn(4, 32, 5)
+        code = self.compile_and_compare(torch.bmm, a, b, exact=False, max_autotune=True,
+                                        max_autotune_gemm_backends="CPP")
+        self.assertIn("local_acc_buf", code)
+
     def test_cpp_gemm_templates_benchmarked_against_aten(self):
         # The default backends: the template and aten are benchmarked on the
         # host, and no multi-template buffer reaches the C++ scheduling.

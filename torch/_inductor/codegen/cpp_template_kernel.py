@@ -46,8 +46,12 @@ class CppTemplateKernel(CppKernel):
         self.kernel_name = kernel_name
         self.render_hooks = {}
         self.local_buffers = {}
+        self.local_buffer_device = torch.device("cpu")
 
     def render(self, template, **kwargs):
+        # Kernel-local buffers are host arrays on the device of the output
+        # (cpu, or an out-of-tree device whose C++ kernels use host memory).
+        self.local_buffer_device = template.layout.device
         return PartialRender(
             template.render(kernel=self, **kwargs), self.render_hooks
         ).finalize_all()
@@ -210,7 +214,7 @@ class CppTemplateKernel(CppKernel):
         """Define kernel local buffer"""
         sizes = parse_expr_with_index_symbols(sizes)
         buf = ir.Buffer(
-            name=name, layout=ir.FixedLayout(torch.device("cpu"), dtype, sizes)
+            name=name, layout=ir.FixedLayout(self.local_buffer_device, dtype, sizes)
         )
         self.local_buffers[name] = buf
         ctype = f"{DTYPE_TO_CPP[dtype]}"
@@ -223,7 +227,7 @@ class CppTemplateKernel(CppKernel):
         """Define stack-allocated buffer"""
         sizes = parse_expr_with_index_symbols(sizes)
         buf = ir.Buffer(
-            name=name, layout=ir.FixedLayout(torch.device("cpu"), dtype, sizes)
+            name=name, layout=ir.FixedLayout(self.local_buffer_device, dtype, sizes)
         )
         self.local_buffers[name] = buf
         ctype = f"{DTYPE_TO_CPP[dtype]}"
