@@ -563,9 +563,10 @@ S89:L S90:M S91:L/M S92:L
 #: The audit's R verdicts: the site asks the registry.  S6: host-side TMA
 #: (``has_triton_tma()``) stays process-wide: it says which descriptor API the
 #: installed Triton has, asked by Dynamo before a kernel's device is known.
+#: S65 came after the audit: ``get_device_context`` asks the record.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49,
-                       55, 56, 59, 66, 70, 71, 74, 75, 77, 78, 79, 80, 87, 89)]
+                       55, 56, 59, 65, 66, 70, 71, 74, 75, 77, 78, 79, 80, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -600,7 +601,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S61": ("X", "pointwise/reduction configs follow torch.cuda/xpu availability"),
     "S62": ("X", "autotune argument offload for cuda/xpu only"),
     "S63": ("X", "dynamic rblock scaling for cuda/hip"),
-    "S65": ("X", "get_cuda_device_context: cuda only (issue 22: get_device_context)"),
     "S67": ("X", "config-heuristics if-chain cuda/xpu/cpu/mtia"),
     "S68": ("X", "SystemInfo.CHECK_GPUS and _graph_device_type: cuda/xpu"),
     "S69": ("X", "graphsafe RNG asserts cuda in ExternKernel.process_kernel"),
