@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 from pathlib import Path
 from unittest import mock
 
@@ -31,8 +32,10 @@ from torch._inductor.autotune_process import (
     TuningProcess,
     TuningProcessPool,
 )
+from torch._inductor.codegen.triton import TritonKernel
 from torch._inductor.runtime import triton_helpers
 from torch._inductor.utils import get_gpu_type
+from torch._inductor.virtualized import V
 from torch.testing._internal.common_utils import run_tests, TestCase
 from torch.utils._triton import (
     _has_triton_capable_device,
@@ -40,6 +43,7 @@ from torch.utils._triton import (
     triton_hash_for_device,
 )
 
+from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceOpOverrides
 from extension_backends.extension_device import register
 from extension_backends.testing import add_site_dir, DEVICE, RegistrySnapshot, run_python
 from extension_backends.triton_codegen_backend import (
@@ -170,6 +174,20 @@ class TritonBackendSelectionTests(TestCase):
     def _run(process: TuningProcess, request: _TestBenchmarkRequest) -> float:
         process.put(request.benchmark)
         return process.get(timeout=300)
+
+
+class BenchmarkKernelImportsTests(TestCase):
+    def test_multi_line_raw_stream_snippet(self):
+        # The fake device defines get_raw_stream in two lines; the imports of a
+        # benchmark module (benchmark_fusion, benchmark_kernel) must still parse.
+        overrides = ExtensionDeviceOpOverrides(DEVICE)
+        self.assertIn("\n", overrides.import_get_raw_stream_as("get_raw_stream").strip())
+        kernel = TritonKernel.__new__(TritonKernel)  # the method reads V.graph only
+        with V.set_graph_handler(types.SimpleNamespace(device_ops=overrides)):
+            source = kernel.imports_for_benchmark_kernel()
+        namespace = {}
+        exec(compile(source, "<benchmark imports>", "exec"), namespace)
+        self.assertTrue(callable(namespace["get_raw_stream"]))
 
 
 class TwoTritonBackendsTests(TestCase):
