@@ -24,7 +24,8 @@ Plumbing (each sets up only what it needs):
                           apply the stack patch by patch to pristine 2.13.0; after each,
                           import torch, torch._dynamo, torch._inductor.compile_fx from
                           that state and run the patch's own tests (--sample N: its N
-                          quickest, as the latest suite run measured them)
+                          quickest, as the latest suite run measured them); a state
+                          that reads a global name it does not define fails
     diff [ARGS]           differential harness, stock twin vs project env
     bench [ARGS]          benchmark, stock twin vs project env
 
