@@ -446,7 +446,8 @@ _FAKE = "registry"
 FILES: dict[str, object] = {
     # ---------------------------------------------------------------- Dynamo
     "torch/_dynamo/device_interface.py": ("registry", [
-        (r"TritonUnavailableError|^Raises a `torch._dynamo.exc|^The caller should ensure", "registry"),
+        (r"TritonUnavailableError|^Raises a `torch._dynamo.exc|^The caller should ensure|"
+         r"_require_triton_backend\(", "triton"),
         (r"triton_backend_name|triton_interpret|triton.backends.backends", "triton"),
         (r"def (visible_devices_env|get_cache_system_info)", "identity"),
         (r"^_CppDeviceOptions|def get_cpp_(device_options|optimization_flags)", "cpp"),
@@ -475,8 +476,6 @@ FILES: dict[str, object] = {
          r"_rule_after_loading_interface|_device_without_interface)\(|"
          r"^_interfaceless_runtime|^global _interfaceless_runtime|"
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
-        (r"^(constant_types: frozenset|constant_types=_device_properties_types|"
-         r"_publish_device_constant_types)|def _device_properties_types\(", "dynamo-functions"),
         (r"def _add_trace_rules_of_all_devices\(|"
          r"^_add_trace_rules_of_all_devices\(kinds|^device_kinds\.update\(_device_record",
          "dynamo-functions"),
@@ -649,6 +648,9 @@ FILES: dict[str, object] = {
     "test/inductor/extension_backends/triton_gemm_cases.py": "gates",
     "test/inductor/extension_backends/triton_kernel_hook_cases.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_device_helpers.py": "vendor-hooks",
+    "test/inductor/extension_backends/triton_interpreter_cases.py": ("triton", [
+        (r"def test_(cpu_scalar_operand_runs_on_the_device|fused_multiply_add_follows_the_record)\(",
+         "gates")]),
     "test/inductor/extension_backends/triton*": "triton",
     "test/inductor/extension_backends/site-triton*": "triton",
     "test/inductor/extension_backends/site/*": "loaders",
@@ -663,14 +665,17 @@ FILES: dict[str, object] = {
         (r"def test_dynamo_class_attributes\(", "dynamo"),
         (r"def test_discovery_is_not_retried_on_every_lookup\(|^class LazyDiscoveryTest", "discovery"),
         (r"def test_misspelt_hook_", "hook-names"),
-        (r"^_safe_probe,$|^class SafeProbeTest", "inductor-identity"),
+        (r"^_safe_probe,$|^class SafeProbeTest|def test_registry_calls_import_no_inductor_module\(",
+         "inductor-identity"),
+        (r"def test_(triton_unavailable_error|in_tree_triton_checks_raise_triton_unavailable_error)\(",
+         "triton"),
         (r"def test_(first_compile_finds_the_convention_interface|convention_module_is_adopted)\(",
          "identity"),
     ]),
     "test/dynamo/test_privateuse1_tracing.py": ("dynamo", [
         (r"def test_(synchronize|exchange_device|get_device_module|current_stream|"
          r"current_stream_id_is_guarded|get_device_properties|"
-         r"properties_type_follows_availability)\(|"
+         r"properties_type_follows_availability|autocast|recompiles_when_current_device_changes)\(|"
          r"^class TraceRulesTests|^register_device_trace_rules,$",
          "dynamo-functions"),
         (r"def test_(set_device|plain_stream_input|accelerator_current_stream|"
@@ -681,7 +686,8 @@ FILES: dict[str, object] = {
     ]),
     "test/inductor/test_privateuse1_identity.py": ("inductor-identity", [
         (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "inductor-streams")]),
-    "test/inductor/test_registry_derived_answers.py": "options",
+    "test/inductor/test_registry_derived_answers.py": ("options", [
+        (r"def test_in_tree_compile_fx_gates_match_2_13\(", "gates")]),
     "test/inductor/test_compile_option_errors.py": "options",
     "test/inductor/test_backend_discovery.py": ("loaders", [
         (r"^get_compile_option_owner,$|^class (CompileOptionTests|UnregisteredDeviceOptionTests)",
@@ -700,7 +706,8 @@ FILES: dict[str, object] = {
     "test/inductor/test_cache_system_info.py": "identity",
     "test/inductor/test_backend_features.py": "features",
     "test/inductor/test_device_operator_policy.py": ("policy", [
-        (r"^class (RecordingPass|AotAutogradBackendTests)|def aot_passes_backend\(", "policy-config")]),
+        (r"^class (RecordingPass|AotAutogradBackendTests)|def aot_passes_backend\(|"
+         r"def test_autograd_cache_key_helper_matches_policy\(", "policy-config")]),
     "test/inductor/test_device_compile_config.py": "policy-config",
     "test/inductor/test_remote_fx_graph_cache.py": "policy-config",
     "test/inductor/test_device_list_predicates.py": "device-lists",

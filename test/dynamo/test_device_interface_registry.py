@@ -520,7 +520,7 @@ class RegistrationTest(RegistryTestCase):
 
             class Acc(di.DeviceInterface):
                 @staticmethod
-                def supports_tmas(device=None):
+                def is_gpus():
                     return True
 
             module = types.ModuleType("torch_acc_runtime")
@@ -533,8 +533,8 @@ class RegistrationTest(RegistryTestCase):
             """
         )
         self.assertIn(
-            "Acc.supports_tmas is not a DeviceInterface member, so it is never "
-            "called; did you mean supports_tma?",
+            "Acc.is_gpus is not a DeviceInterface member, so it is never "
+            "called; did you mean is_gpu?",
             proc.stdout,
         )
 
