@@ -888,6 +888,9 @@ class TpuInterface(DeviceInterface):
 _BUILTIN_DEVICE_INIT_LIST = ("cuda", "xpu", "cpu", "mps", "mtia", "meta", "tpu")
 
 
+_ABSENT: Any = object()  # a record field that no door set
+
+
 @dataclass(frozen=True)
 class _DeviceRecord:
     """Every answer registered for a device type (or "<type>:<index>")."""
@@ -897,6 +900,11 @@ class _DeviceRecord:
     cpp_options: Callable[[str, bool, bool], Any] | None = None
     trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
     operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
+    # Inductor's: see register_backend_for_device, register_device_op_overrides.
+    codegen: Any = None  # a DeviceCodegen
+    custom_pass: Any = _ABSENT  # may be None, as the config
+    custom_config: Any = _ABSENT
+    op_overrides: Any = None
 
 
 # Device -> its record, replaced (never changed in place) by every door: the one
@@ -911,17 +919,18 @@ class _RecordField(MutableMapping[str, Any]):
 
     def __init__(self, field: str, register: Callable[[str, Any], None]) -> None:
         self._field, self._register = field, register
+        self._unset = getattr(_NO_RECORD, field)
 
     def _items(self) -> list[tuple[str, Any]]:
-        records = list(_device_records.items())
-        return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not None]
+        records, unset = list(_device_records.items()), self._unset
+        return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not unset]
 
     def __contains__(self, device: object) -> bool:
         record = _device_records.get(device, _NO_RECORD)  # type: ignore[call-overload]
-        return getattr(record, self._field) is not None
+        return getattr(record, self._field) is not self._unset
 
     def __getitem__(self, device: str) -> Any:
-        if (value := getattr(_device_records[device], self._field)) is None:
+        if (value := getattr(_device_records[device], self._field)) is self._unset:
             raise KeyError(device)
         return value
 
@@ -937,7 +946,7 @@ class _RecordField(MutableMapping[str, Any]):
     def __delitem__(self, device: str) -> None:
         with _device_registry_lock:
             self[device]
-            _set_record(device, **{self._field: None})
+            _set_record(device, **{self._field: self._unset})
             _changed()
 
     def items(self) -> ItemsView[str, Any]:
