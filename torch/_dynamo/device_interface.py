@@ -1015,7 +1015,7 @@ def _changed() -> None:
 
 
 def _bump_registry_generation() -> None:
-    """Records a registration made through one of Inductor's doors."""
+    """Records a change of `_device_records` made without a door (a restore)."""
     with _device_registry_lock:
         _changed()
 
