@@ -25,7 +25,8 @@ Plumbing (each sets up only what it needs):
                           import torch, torch._dynamo, torch._inductor.compile_fx from
                           that state and run the patch's own tests (--sample N: its N
                           quickest, as the latest suite run measured them); a state
-                          that reads a global name it does not define fails
+                          that reads a global name it does not define, or imports
+                          one that the series module's state lacks, fails
     diff [ARGS]           differential harness, stock twin vs project env
     bench [ARGS]          benchmark, stock twin vs project env
 

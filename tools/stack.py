@@ -39,6 +39,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import difflib
 import fnmatch
@@ -53,6 +54,7 @@ import sys
 import tempfile
 import time
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -569,6 +571,12 @@ def unbound_globals(source: str) -> set[str]:
     Nothing for a module with a star import, whose names cannot be known."""
     if re.search(r"^\s*from\s+\S+\s+import\s+\*", source, re.M):
         return set()
+    bound, read = _global_names(source)
+    return read - bound
+
+
+def _global_names(source: str) -> tuple[set[str], set[str]]:
+    """(bound, read): the global names a module binds and those it reads."""
     bound, read = set(_MODULE_NAMES), set()
     tables = [symtable.symtable(source, "<state>", "exec")]
     while tables:
@@ -580,7 +588,62 @@ def unbound_globals(source: str) -> set[str]:
             if sym.is_referenced() and (module or sym.is_global()):
                 read.add(sym.get_name())
         tables += table.get_children()
-    return read - bound
+    return bound, read
+
+
+def _module_of(rel: str) -> str:
+    return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _imported_from(tree: ast.AST, rel: str) -> Iterator[tuple[str, str, int]]:
+    """(module, name, line) of each `from module import name` anywhere in `tree`."""
+    package = _module_of(rel).split(".")
+    if not rel.endswith("__init__.py"):
+        package = package[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                yield module, alias.name, node.lineno
+
+
+def unimported_in_states(plan, files: list[StackedFile]) -> list[str]:
+    """`from <series module> import name` in a state where that module does not
+    bind `name` yet, though the final tree does: an ImportError once the import
+    runs (in a function: only when it is called).  As problems."""
+    last = len(plan.PATCHES) - 1
+    modules = {_module_of(f.rel): f for f in files if f.rel.endswith(".py")}
+    bound: dict[tuple[str, int], set[str]] = {}
+
+    def bound_in(f: StackedFile, k: int) -> set[str]:
+        if (f.rel, k) not in bound:
+            text = f.state(k)
+            bound[(f.rel, k)] = _global_names("".join(text))[0] if text else set()
+        return bound[(f.rel, k)]
+
+    problems: list[str] = []
+    for f in modules.values():
+        previous = None
+        for k, patch in enumerate(plan.PATCHES):
+            text = f.state(k)
+            if text is None or text == previous:
+                continue  # an unchanged importer: reported where it last changed
+            previous = text
+            try:
+                tree = ast.parse("".join(text))
+            except SyntaxError:
+                continue  # reported by unbound_in_states
+            for module, name, line in _imported_from(tree, f.rel):
+                source = modules.get(module)
+                if source is None or name in bound_in(source, k):
+                    continue
+                if name in bound_in(source, last):
+                    problems.append(
+                        f"{patch.name}: {f.rel}:{line} imports {name!r} from {module}, "
+                        "which that state does not define (tools/stack_plan.py: move "
+                        "the unit that imports it, or the one that defines it)")
+    return problems
 
 
 def unbound_in_states(plan, files: list[StackedFile]) -> list[str]:
@@ -760,7 +823,7 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     durations = _recorded_durations(repo)
     print_summary(plan, files)
     problems += over_budget(plan, files)
-    problems += unbound_in_states(plan, files)
+    problems += unbound_in_states(plan, files) + unimported_in_states(plan, files)
     for k, patch_file in enumerate(patches):
         name = plan.PATCHES[k].name
         t0 = time.monotonic()

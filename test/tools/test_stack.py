@@ -215,6 +215,20 @@ def g():
         f = split("torch/m.py", base, "def f():\n    return nowhere()\n", {"torch/m.py": "a"})
         self.assertEqual(stack.unbound_in_states(plan({}), [f]), [])
 
+    def test_unimported_in_states(self):
+        lib = split("torch/pkg/lib.py", "X = 1\n", "X = 1\n\n\ndef helper():\n    return X\n",
+                    {"torch/pkg/lib.py": "b"})
+        use = ("def f():\n    from .lib import helper\n\n    return helper()\n\n\n"
+               "def g():\n    from torch.pkg.lib import X, nowhere\n\n    return X\n")
+        user = split("torch/pkg/use.py", None, use, {"torch/pkg/use.py": "a"})
+        # The import lands in a, the definition in b; a name the final tree does
+        # not define either is not the stack's doing.
+        (problem,) = stack.unimported_in_states(plan({}), [lib, user])
+        self.assertRegex(problem, r"^a: torch/pkg/use.py:2 imports 'helper' from "
+                                  r"torch\.pkg\.lib, which that state does not define")
+        user = split("torch/pkg/use.py", None, use, {"torch/pkg/use.py": "b"})
+        self.assertEqual(stack.unimported_in_states(plan({}), [lib, user]), [])
+
     def test_test_ids(self):
         final = ("class T(TestCase):\n    def test_a(self):\n        pass\n\n"
                  "    def test_b(self):\n        pass\n\n\ndef test_c():\n    pass\n")
@@ -266,6 +280,7 @@ class RealPlanTest(TestCase):
 
     def test_every_state_binds_the_names_it_reads(self):
         self.assertEqual(stack.unbound_in_states(self.plan, self.files), [])
+        self.assertEqual(stack.unimported_in_states(self.plan, self.files), [])
 
     def test_every_patch_within_the_review_budget(self):
         self.assertIsInstance(self.plan.MAX_CODE_LINES, int)
