@@ -491,7 +491,6 @@ VERDICTS: list[Verdict] = [
     L("_inductor/fx_passes/fuse_attention.py", "*", "*",
       "SDPA pattern numerics keyed on cuda/xpu", "S83"),
     L("_inductor/fx_passes/misc_patterns.py", "*", "cuda", "e8m0 pattern keyed on cuda", "S83"),
-    L("_inductor/fx_passes/pad_mm.py", "*", "*", "mm padding only for is_cuda/is_xpu", "S81"),
     L("_inductor/fx_passes/quantization.py", "*", "*", "weight-only quant patterns by name", "S84"),
     L("_inductor/fx_passes/replace_random.py", "*", "cuda",
       "align_random_eager only on cuda", "S72"),
@@ -563,10 +562,11 @@ S89:L S90:M S91:L/M S92:L
 #: The audit's R verdicts: the site asks the registry.  S6: host-side TMA
 #: (``has_triton_tma()``) stays process-wide: it says which descriptor API the
 #: installed Triton has, asked by Dynamo before a kernel's device is known.
-#: S65 came after the audit: ``get_device_context`` asks the record.
+#: S65 and S81 came after the audit: ``get_device_context`` and mm padding
+#: (``DeviceInterface.pads_matmuls``) ask the record.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49,
-                       55, 56, 59, 65, 66, 70, 71, 74, 75, 77, 78, 79, 80, 87, 89)]
+                       55, 56, 59, 65, 66, 70, 71, 74, 75, 77, 78, 79, 80, 81, 87, 89)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -606,7 +606,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S69": ("X", "graphsafe RNG asserts cuda in ExternKernel.process_kernel"),
     "S72": ("X", "align_random_eager on cuda only"),
     "S73": ("X", "two-step variance thresholds for cpu/cuda"),
-    "S81": ("X", "mm padding only for is_cuda/is_xpu"),
     "S84": ("X", "quantization patterns keyed on cpu/cuda/xpu"),
     "S85": ("X", "flex defaults: USE_TMA from torch.xpu; mps branches"),
     "S86": ("X", "conv1d to conv2d on xpu only"),

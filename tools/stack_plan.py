@@ -455,7 +455,7 @@ FILES: dict[str, object] = {
         (r"def supports_tma", "device-lists"),
         (r"def _check_hook_names\(|^_check_hook_names\(|^import difflib$", "hook-names"),
         (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
-        (r"eager_uses_fma|def (max_autotune_gemm_min_sms|supports_tensor_descriptors)\(|"
+        (r"eager_uses_fma|pads_matmuls|def (max_autotune_gemm_min_sms|supports_tensor_descriptors)\(|"
          r"^(MM_OUT_DTYPE|NATIVE_MATMUL|MIX_ORDER_REDUCTION) = |"
          r"^(supports_tma = )?supports_tensor_descriptors = ", "gates"),
         (r"def get_inductor_choices\(", "vendor-hooks"),
@@ -464,6 +464,7 @@ FILES: dict[str, object] = {
         (r"def (dynamo_config_defaults|on_dynamo_reset)\(", "dynamo-hooks"),
     ]),
     "torch/_dynamo/exc.py": "registry",
+    "torch/_inductor/fx_passes/pad_mm.py": "gates",
     "torch/_dynamo/variables/streams.py": ("streams", [(r"accelerator_is_available", "gates")]),
     "torch/_dynamo/variables/ctx_manager.py": ("streams", [
         (r"def _device_module\(|^from \.\.source import \($", "dynamo-functions"),

@@ -32,6 +32,7 @@ from torch._dynamo.device_interface import (
     XpuInterface,
 )
 from torch._inductor import config as inductor_config, metrics
+from torch._inductor.fx_passes import pad_mm
 from torch._inductor.utils import is_big_gpu, run_and_get_code
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -67,6 +68,10 @@ class CppTritonFeaturesInterface(ExtensionDeviceInterface):
         }
 
 
+class PaddingCppInterface(ExtensionDeviceInterface):
+    pads_matmuls = staticmethod(lambda: True)
+
+
 class BrokenSmsInterface(ExtensionTritonDeviceInterface):
     @staticmethod
     def max_autotune_gemm_min_sms():
@@ -94,6 +99,24 @@ class GemmDeviceGateTests(TestCase):
         for interface in (MtiaInterface, CpuInterface, MpsInterface, TpuInterface,
                           DeviceInterface):
             self.assertFalse(interface.supports_tensor_descriptors())
+        # Stock's pad_mm.check_device: both operands on cuda, or both on xpu.
+        self.assertTrue(CudaInterface.pads_matmuls() and XpuInterface.pads_matmuls())
+        for interface in (MtiaInterface, CpuInterface, MpsInterface, TpuInterface,
+                          DeviceInterface):
+            self.assertFalse(interface.pads_matmuls())
+        cpu = torch.empty(2, 2)
+        self.assertFalse(pad_mm.check_device(cpu, cpu))
+
+    def test_mm_padding_follows_the_record(self):
+        a = torch.empty(2, 2, device=DEVICE)
+        register_compile_backend(DEVICE)
+        self.assertFalse(pad_mm.check_device(a, a))
+        register_compile_backend(DEVICE, PaddingCppInterface)
+        self.assertTrue(pad_mm.check_device(a, a))
+        self.assertFalse(pad_mm.check_device(a, torch.empty(2, 2)))
+        # Stock's bf16 large-K rule asks torch.cuda.get_device_capability(),
+        # which raises on a host without CUDA.
+        self.assertIsInstance(pad_mm.is_mm_compute_bound(4, 64, 4, torch.bfloat16), bool)
 
     def test_big_gpu_follows_the_record(self):
         device = torch.device(DEVICE, 0)
@@ -154,7 +177,7 @@ class TritonGemmInterpreterTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 8, ok: True", proc.stdout)
+        self.assertIn("cases run: 9, ok: True", proc.stdout)
 
 
 if __name__ == "__main__":

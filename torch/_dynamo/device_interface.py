@@ -254,6 +254,12 @@ class DeviceInterface:
         """Fewest multiprocessors for Triton GEMM templates. Default: 68."""
         return 68
 
+    @staticmethod
+    def pads_matmuls() -> bool:
+        """Whether mm, addmm and bmm operands are padded to aligned sizes where that
+        benchmarks faster (`config.shape_padding`). Default: False."""
+        return False
+
     @classmethod
     def exposes_streams(cls) -> bool:
         """Whether generated code guards the device. Default: `Stream` overridden."""
@@ -468,6 +474,7 @@ class CudaInterface(DeviceInterface):
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)
     eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
+    pads_matmuls = staticmethod(lambda: True)
 
     @staticmethod
     def supports_tma(device: torch.types.Device = None) -> bool:
@@ -686,6 +693,7 @@ class XpuInterface(DeviceInterface):
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(*_CUDA_LIKE)
     eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
+    pads_matmuls = staticmethod(lambda: True)
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:

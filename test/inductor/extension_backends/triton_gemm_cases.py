@@ -1,8 +1,8 @@
 """GEMM-side cases for the Triton variant of ``extension_device``, run in
 Triton's interpreter: the lowering choices that ask the device's record
 (``BackendFeature.MM_OUT_DTYPE``, ``NATIVE_MATMUL``, ``MIX_ORDER_REDUCTION``,
-``DeviceInterface.max_autotune_gemm_min_sms`` and
-``supports_tensor_descriptors``), each compared with eager.
+``DeviceInterface.max_autotune_gemm_min_sms``, ``supports_tensor_descriptors``
+and ``pads_matmuls``), each compared with eager.
 
 ``TRITON_INTERPRET=1`` must be set before triton is imported:
 ``test_gemm_device_gates.py`` runs :func:`run_cases` in one fresh process.
@@ -58,6 +58,10 @@ class GemmTritonDeviceInterface(ExtensionTritonDeviceInterface):
             BackendFeature.NATIVE_MATMUL,
             BackendFeature.MIX_ORDER_REDUCTION,
         }
+
+
+class PaddingInterface(GemmTritonDeviceInterface):
+    pads_matmuls = staticmethod(lambda: True)
 
 
 class OneGemmConfig(MMTemplateConfigMixin, BaseConfigHeuristic):
@@ -140,6 +144,18 @@ class TritonGemmCases(TestCase):
         self.assertEqual(metrics.codegen_mix_order_reduction, 1)
         for got, want in zip(actual, fn(x)):
             self.assertEqual(got.cpu(), want.cpu())
+
+    def test_mm_padding(self):
+        # Unaligned fp32 operands (and the output) are padded to multiples of 4,
+        # as on cuda, on a device whose interface pads matmuls; by default not.
+        a, b = _randn(33, 65), _randn(65, 17)
+        for interface, padded in ((PaddingInterface, True), (GemmTritonDeviceInterface, False)):
+            torch._dynamo.reset()
+            register_triton_backend(DEVICE, interface)
+            with config.patch(force_shape_pad=True):
+                actual, (code,) = run_and_get_code(torch.compile(torch.mm), a, b)
+            self.assertEqual(actual.cpu(), torch.mm(a, b).cpu(), atol=1e-4, rtol=1e-4)
+            self.assertEqual("(36, 20)" in code, padded, interface.__name__)
 
     def test_tensor_descriptors(self):
         x = _randn(32, 32)

@@ -8,6 +8,7 @@ from typing import Any
 import torch
 import torch._inductor.runtime.runtime_utils
 from torch import Tensor
+from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 from torch._dynamo.utils import counters
 from torch._inductor import utils
 from torch._inductor.autoheuristic.autoheuristic import (
@@ -76,8 +77,25 @@ def get_alignment_size_dtype(dtype: torch.dtype) -> int:
         return 0
 
 
+def _pads_matmuls(device: torch.device) -> bool:
+    """``DeviceInterface.pads_matmuls()`` of ``device``; False without one."""
+    try:
+        interface = get_interface_for_device(device.type)
+    except NotImplementedError:
+        return False
+    return _safe_probe(interface, "pads_matmuls")
+
+
 def check_device(a: Tensor, b: Tensor) -> bool:
-    return (a.is_cuda and b.is_cuda) or (a.is_xpu and b.is_xpu)
+    return a.device.type == b.device.type and _pads_matmuls(a.device)
+
+
+def _pre_hopper_or_xpu() -> bool:
+    """Where the bf16 large-K rule applies: xpu, or cuda before sm90 (never on a
+    host without either, rather than asking an absent cuda)."""
+    return torch.xpu.is_available() or (
+        torch.cuda.is_available() and torch.cuda.get_device_capability() < (9, 0)
+    )
 
 
 def check_dtype(a: Tensor, b: Tensor) -> bool:
@@ -279,7 +297,7 @@ def is_mm_compute_bound(M: int, K: int, N: int, dtype: torch.dtype) -> bool:
         dtype is torch.bfloat16
         and K > M
         and K > N
-        and (torch.xpu.is_available() or torch.cuda.get_device_capability() < (9, 0))
+        and _pre_hopper_or_xpu()
     ):  # doesn't repro on h100s:
         return True
 
@@ -446,7 +464,7 @@ def should_pad_mm_bf16(dtype: torch.dtype, M: int, N: int, K: int) -> bool:
         and K > N
         and N % 2 == 1
         and K >= large_k_threshold_to_pad
-        and (torch.xpu.is_available() or torch.cuda.get_device_capability() < (9, 0))
+        and _pre_hopper_or_xpu()
     ):  # doesn't repro on h100s:
         return True
     return False
@@ -602,7 +620,7 @@ def _should_pad(
 
         if op is torch.ops.aten.addmm:
             input_pad = None
-            if input is not None and (input.is_cuda or input.is_xpu):
+            if input is not None and _pads_matmuls(input.device):
                 input_pad = torch.randn_like(input)
             fns.append(
                 lambda: pad_addmm(
