@@ -145,8 +145,6 @@ class DerivedAnswersTest(TestCase):
         self.assertIn(DEVICE, common.device_codegens)
         common.device_op_overrides_dict[DEVICE] = common.NoOpDeviceOpOverrides()
         self.assertIsNot(common.get_device_op_overrides(DEVICE), record.op_overrides)
-        with self.assertRaisesRegex(TypeError, "expects a DeviceOpOverrides instance"):
-            common.device_op_overrides_dict[DEVICE] = object()
         self.assertEqual(di._registry_generation, before + 4)
 
     def test_unregistered_name_is_answered_once_registered(self):

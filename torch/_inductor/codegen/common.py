@@ -464,7 +464,7 @@ class NoOpDeviceOpOverrides(DeviceOpOverrides):
 device_op_overrides_lock = threading.RLock()
 # Views of the device records, as dicts.
 device_op_overrides_dict: MutableMapping[str, DeviceOpOverrides] = _RecordField(
-    "op_overrides", lambda device, overrides: register_device_op_overrides(device, overrides)
+    "op_overrides", lambda device, o: _update_device_record(device, op_overrides=o)
 )
 _device_op_overrides_initialized = False
 custom_backend_passes: MutableMapping[str, CustomGraphModulePass | None] = _RecordField(
