@@ -910,8 +910,8 @@ class _DeviceRecord:
     operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
     # Inductor's: see register_backend_for_device, register_device_op_overrides.
     codegen: Any = None  # a DeviceCodegen
-    custom_pass: Any = _ABSENT  # may be None, as the config
-    custom_config: Any = _ABSENT
+    custom_pass: Any = _ABSENT  # None: registered without one
+    custom_config: Any = _ABSENT  # None: registered without one
     op_overrides: Any = None
 
 
