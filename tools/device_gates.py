@@ -562,11 +562,12 @@ S89:L S90:M S91:L/M S92:L
 #: The audit's R verdicts: the site asks the registry.  S6: host-side TMA
 #: (``has_triton_tma()``) stays process-wide: it says which descriptor API the
 #: installed Triton has, asked by Dynamo before a kernel's device is known.
-#: S65 and S81 came after the audit: ``get_device_context`` and mm padding
-#: (``DeviceInterface.pads_matmuls``) ask the record.
+#: S65, S81 and S91 came after the audit: ``get_device_context``, mm padding
+#: (``DeviceInterface.pads_matmuls``) and AOTAutograd's autocast check (the
+#: PrivateUse1 device's autocast state) ask the record.
 REPLACED = frozenset(
     [f"S{i}" for i in (1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 34, 35, 38, 41, 42, 45, 48, 49,
-                       55, 56, 59, 65, 66, 70, 71, 74, 75, 77, 78, 79, 80, 81, 87, 89)]
+                       55, 56, 59, 65, 66, 70, 71, 74, 75, 77, 78, 79, 80, 81, 87, 89, 91)]
     + [f"S{i}" for i in range(19, 33)])
 
 #: Every other site: (audit verdict P/X/NA, what is still keyed on names).
@@ -612,7 +613,6 @@ NOT_REPLACED: dict[str, tuple[str, str]] = {
     "S88": ("P", "preserve_global_state restores the cuda matmul fp32 precision only"),
     "S90": ("X", "metadata collection patches torch.cuda.set_rng_state;"
                    " functionalize_rng_ops cuda only"),
-    "S91": ("X", "_get_autocast_states asks cuda and cpu only"),
     "S92": ("X", "torch.cuda.device_count / mem_get_info heuristics"),
 }
 

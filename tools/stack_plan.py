@@ -465,6 +465,7 @@ FILES: dict[str, object] = {
     ]),
     "torch/_dynamo/exc.py": "registry",
     "torch/_inductor/fx_passes/pad_mm.py": "gates",
+    "torch/_functorch/_aot_autograd/utils.py": "gates",
     "torch/_dynamo/variables/streams.py": ("streams", [(r"accelerator_is_available", "gates")]),
     "torch/_dynamo/variables/ctx_manager.py": ("streams", [
         (r"def _device_module\(|^from \.\.source import \($", "dynamo-functions"),

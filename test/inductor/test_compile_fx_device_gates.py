@@ -6,7 +6,8 @@ that device's own context, and the async-compile pool wakes for a GPU-class
 out-of-tree device as it does for cuda and xpu. A Triton device that leaves
 ``triton_backend_name()`` at its default on a host where Triton has no single
 active driver fails naming that hook. AOTAutograd's synced deallocation of a
-side-stream tensor works with a device module that has no ``is_available()``.
+side-stream tensor works with a device module that has no ``is_available()``,
+and its autocast-state check covers the device's state, as it covers cuda's.
 """
 
 import sys
@@ -68,6 +69,18 @@ class CompileFxDeviceGateTests(TestCase):
         with compile_fx.get_device_context(_graph_on(f"{DEVICE}:1")):
             self.assertEqual(runtime.current_device(), 1)
         self.assertEqual(runtime.current_device(), before)
+
+    def test_autocast_state_includes_the_device(self):
+        # AOTAutograd compares these states before and after tracing, to refuse
+        # a function that leaves autocast changed; cuda's and cpu's are in it.
+        from torch._functorch._aot_autograd.utils import _get_autocast_states
+
+        before = _get_autocast_states()
+        self.addCleanup(torch.set_autocast_enabled, DEVICE, False)
+        torch.set_autocast_enabled(DEVICE, True)
+        self.assertNotEqual(_get_autocast_states(), before)
+        torch.set_autocast_enabled(DEVICE, False)
+        self.assertEqual(_get_autocast_states(), before)
 
     def test_cpu_graph_gets_a_null_context(self):
         ctx = compile_fx.get_device_context(_graph_on("cpu"))

@@ -167,7 +167,7 @@ class TestSiteTable(TestCase):
         self.assertEqual(len(gates.SEVERITY), 92)
         self.assertEqual(set(gates.SEVERITY), gates.REPLACED | set(gates.NOT_REPLACED))
         self.assertFalse(gates.REPLACED & set(gates.NOT_REPLACED))
-        self.assertEqual(len(gates.REPLACED), 50)
+        self.assertEqual(len(gates.REPLACED), 51)
         for site, (status, reason) in gates.NOT_REPLACED.items():
             self.assertIn(status, ("P", "X", "NA"), site)
             self.assertTrue(reason.strip(), site)

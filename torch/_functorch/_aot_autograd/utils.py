@@ -78,13 +78,18 @@ def normalize_as_list(x: object) -> list[object]:
 
 
 def _get_autocast_states() -> list[Any]:
-    return [
+    states = [
         torch.is_autocast_enabled("cuda"),
         torch.is_autocast_enabled("cpu"),
         torch.get_autocast_dtype("cuda"),
         torch.get_autocast_dtype("cpu"),
         torch.is_autocast_cache_enabled(),
     ]
+    # The out-of-tree (renamed PrivateUse1) device's, where it has autocast.
+    name = torch._C._get_privateuse1_backend_name()
+    if name != "privateuseone" and torch.amp.is_autocast_available(name):
+        states += [torch.is_autocast_enabled(name), torch.get_autocast_dtype(name)]
+    return states
 
 
 def make_boxed_func(f: Callable[..., Any]) -> Callable[[list[Any]], Any]:
