@@ -8,7 +8,6 @@ from typing import Any
 import torch
 import torch._inductor.runtime.runtime_utils
 from torch import Tensor
-from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 from torch._dynamo.utils import counters
 from torch._inductor import utils
 from torch._inductor.autoheuristic.autoheuristic import (
@@ -77,17 +76,10 @@ def get_alignment_size_dtype(dtype: torch.dtype) -> int:
         return 0
 
 
-def _pads_matmuls(device: torch.device) -> bool:
-    """``DeviceInterface.pads_matmuls()`` of ``device``; False without one."""
-    try:
-        interface = get_interface_for_device(device.type)
-    except NotImplementedError:
-        return False
-    return _safe_probe(interface, "pads_matmuls")
-
-
 def check_device(a: Tensor, b: Tensor) -> bool:
-    return a.device.type == b.device.type and _pads_matmuls(a.device)
+    return a.device.type == b.device.type and utils._probe_interface(
+        a.device.type, "pads_matmuls"
+    )
 
 
 def _pre_hopper_or_xpu() -> bool:
@@ -620,7 +612,9 @@ def _should_pad(
 
         if op is torch.ops.aten.addmm:
             input_pad = None
-            if input is not None and _pads_matmuls(input.device):
+            if input is not None and utils._probe_interface(
+                input.device.type, "pads_matmuls"
+            ):
                 input_pad = torch.randn_like(input)
             fns.append(
                 lambda: pad_addmm(
