@@ -923,9 +923,11 @@ _NO_RECORD = _DeviceRecord()
 
 class _RecordField(MutableMapping[str, Any]):
     """The devices whose record has `field` set, as a dict: a write goes through
-    `register(device, value)`, a deletion unsets the field."""
+    `register(device, value)` (default: sets the field), a deletion unsets it."""
 
-    def __init__(self, field: str, register: Callable[[str, Any], None]) -> None:
+    def __init__(
+        self, field: str, register: Callable[[str, Any], None] | None = None
+    ) -> None:
         self._field, self._register = field, register
         self._unset = getattr(_NO_RECORD, field)
 
@@ -949,7 +951,10 @@ class _RecordField(MutableMapping[str, Any]):
         return len(self._items())
 
     def __setitem__(self, device: str, value: Any) -> None:
-        self._register(device, value)
+        if self._register is None:
+            _update_device_record(device, **{self._field: value})
+        else:
+            self._register(device, value)
 
     def __delitem__(self, device: str) -> None:
         with _device_registry_lock:

@@ -324,9 +324,7 @@ class DeviceCodegen:
 
 KernelArgType = WorkspaceArg | TensorArg | SizeArg | TMADescriptorArg | ConstexprArg
 
-device_codegens: MutableMapping[str, DeviceCodegen] = _RecordField(
-    "codegen", lambda device, codegen: _update_device_record(device, codegen=codegen)
-)
+device_codegens: MutableMapping[str, DeviceCodegen] = _RecordField("codegen")
 
 # A device index in generated code: a number or a run-time expression.
 DeviceIdx = int | str
@@ -464,14 +462,14 @@ class NoOpDeviceOpOverrides(DeviceOpOverrides):
 device_op_overrides_lock = threading.RLock()
 # Views of the device records, as dicts.
 device_op_overrides_dict: MutableMapping[str, DeviceOpOverrides] = _RecordField(
-    "op_overrides", lambda device, o: _update_device_record(device, op_overrides=o)
+    "op_overrides"
 )
 _device_op_overrides_initialized = False
 custom_backend_passes: MutableMapping[str, CustomGraphModulePass | None] = _RecordField(
-    "custom_pass", lambda device, p: _update_device_record(device, custom_pass=p)
+    "custom_pass"
 )
 custom_backend_codegen_configs: MutableMapping[str, ConfigModule | None] = _RecordField(
-    "custom_config", lambda device, c: _update_device_record(device, custom_config=c)
+    "custom_config"
 )
 
 
