@@ -506,6 +506,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
+        # The view with the other views, not with the lock unit it follows.
         (r"^device_op_overrides_dict: ", "inductor-identity"),
         (r"def (kernel_call_guard_with_args|cpp_kernel_call_guard)\(", "inductor-streams"),
         (r"^register_device_backend_loader,$", "loaders"),
@@ -809,7 +810,8 @@ ISOLATE: dict[str, list[str]] = {
     ],
     "test/inductor/extension_backends/testing.py": [r"^\s+init_backend_registration\(\(\)\)"],
     "torch/_inductor/codegen/common.py": [
-        r"^\s+register_device_backend_loader,$", r"^# Views of the device records, as dicts\.$", r"^device_op_overrides_dict: ",
+        r"^\s+register_device_backend_loader,$",
+        r"^# Views of the device records, as dicts\.$", r"^device_op_overrides_dict: ",
         r"^import (textwrap|threading|warnings)$",
         r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
         r"HALF_PRECISION_FFT) = auto",
