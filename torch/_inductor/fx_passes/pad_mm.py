@@ -612,9 +612,7 @@ def _should_pad(
 
         if op is torch.ops.aten.addmm:
             input_pad = None
-            if input is not None and utils._probe_interface(
-                input.device.type, "pads_matmuls"
-            ):
+            if input is not None and check_device(input, input):
                 input_pad = torch.randn_like(input)
             fns.append(
                 lambda: pad_addmm(
