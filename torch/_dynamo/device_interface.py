@@ -286,8 +286,7 @@ class DeviceInterface:
                 f"its device properties do not expose the standard field "
                 f"'multi_processor_count': {cls.__name__}.get_device_properties() "
                 f"returned a {type(props).__name__} without it; override "
-                f"{cls.__name__}.get_multi_processor_count() to return the number "
-                "of multiprocessors of the device"
+                f"{cls.__name__}.get_multi_processor_count() to return it"
             )
         return count
 
@@ -1116,18 +1115,16 @@ def register_interface_for_device(
             "device must be a str or a torch.device"
         )
     _check_device_interface(device, device_interface)
-    with _device_registry_lock:
-        if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
-            raise ValueError(
-                f"Cannot register {device_interface.__name__} for device "
-                f"'{device}': '{_device_type(device)}' is a built-in device type, "
-                "whose interface torch registers itself. An out-of-tree backend "
-                "renames PrivateUse1 with torch.utils.rename_privateuse1_backend() "
-                "and registers its interface with torch._dynamo.device_interface."
-                "register_interface_for_device_PrivateUse1()."
-            )
-        _set_record(device, interface=device_interface)
-        _changed()
+    if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
+        raise ValueError(
+            f"Cannot register {device_interface.__name__} for device '{device}': "
+            f"'{_device_type(device)}' is a built-in device type, whose interface "
+            "torch registers itself. An out-of-tree backend renames PrivateUse1 "
+            "with torch.utils.rename_privateuse1_backend() and registers its "
+            "interface with torch._dynamo.device_interface."
+            "register_interface_for_device_PrivateUse1()."
+        )
+    _update_device_record(device, interface=device_interface)
 
 
 def _register_privateuse1(
@@ -1410,9 +1407,7 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
             f"The Inductor backend loader of device '{device}' must be callable, "
             f"got {loader!r}"
         )
-    with _device_registry_lock:
-        _set_record(device, loader=loader)
-        _changed()
+    _update_device_record(device, loader=loader)
 
 
 def _discover_privateuse1(*, loaders: bool = False) -> None:
