@@ -528,8 +528,7 @@ def _device_dynamo_config(frame: DynamoFrameType) -> dict[str, Any]:
             raise ValueError(
                 f"{interface.__name__}.dynamo_config_defaults() for device "
                 f"'{device}' names {name!r}, which is no torch._dynamo.config "
-                "option; return torch._dynamo.config names only (Inductor options "
-                "go in the device's operator policy, config_defaults)"
+                "option (Inductor options go in its operator policy's config_defaults)"
             )
         name = entry.alias.rpartition(".")[2] if entry.alias else name
         if getattr(config, name) == config._config[name].default:

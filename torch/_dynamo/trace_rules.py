@@ -3091,9 +3091,6 @@ def get_torch_obj_rule_map() -> dict[Any, type["VariableTracker"]]:
     return d
 
 
-# Trace rules of out-of-tree device runtimes, derived by _device_tables();
-# a function with a rule above keeps it.
-
 # Defaults for `torch.<name>` of a registered out-of-tree device, by attribute.
 _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
     "skip": (
@@ -3246,9 +3243,8 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             if fn in static_rules:
                 warning_once(
                     log,
-                    "Ignoring the %s rule of %r registered for device '%s' with "
-                    "register_device_trace_rules(): it is a torch function, which "
-                    "keeps its built-in rule (%s)",
+                    "Ignoring the %s rule of %r registered for device '%s': a torch "
+                    "function keeps its built-in rule (%s)",
                     kind,
                     fn,
                     name,
@@ -3348,18 +3344,16 @@ def register_device_trace_rules(
     ):
         raise ValueError(
             f"register_device_trace_rules(): '{device_type}' is a built-in device "
-            "type, whose trace rules are part of torch "
-            "(torch._dynamo.trace_rules.manual_torch_name_rule_map); it applies to "
-            "out-of-tree devices only"
+            "type, whose trace rules are part of torch; it applies to out-of-tree "
+            "devices only"
         )
-    groups = {
-        "in_graph": in_graph,
-        "skip": skip,
-        "constant_fold": constant_fold,
-        "constant_fold_need_guards": constant_fold_need_guards,
-    }
     new_rules: dict[Callable[..., Any], str] = {}
-    for kind, fns in groups.items():
+    for kind, fns in (
+        ("in_graph", in_graph),
+        ("skip", skip),
+        ("constant_fold", constant_fold),
+        ("constant_fold_need_guards", constant_fold_need_guards),
+    ):
         for fn in fns:
             if not callable(fn) or not hashable(fn):
                 raise TypeError(
@@ -3370,8 +3364,7 @@ def register_device_trace_rules(
             if new_rules.get(fn, kind) != kind:
                 raise ValueError(
                     f"register_device_trace_rules('{device_type}'): {fn!r} is given "
-                    f"both as {new_rules[fn]} and as {kind}; give each function one "
-                    "rule"
+                    f"both as {new_rules[fn]} and as {kind}; give it one rule"
                 )
             new_rules[fn] = kind
     _update_device_record(device_type, trace_rules=new_rules)

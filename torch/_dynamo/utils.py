@@ -2673,9 +2673,8 @@ def accelerator_is_available() -> bool:
 
 
 def _rng_device_modules() -> tuple[types.ModuleType, ...]:
-    """The modules ``torch.<name>`` of the available out-of-tree devices whose
-    ``get_rng_state()`` returns a tensor and that have ``set_rng_state()``; a
-    broken ``get_rng_state()`` warns once."""
+    """The ``torch.<name>`` of the available out-of-tree devices with a working
+    ``get_rng_state()`` and ``set_rng_state()``; a broken one warns once."""
     return _derive_rng_device_modules(torch._C._get_privateuse1_backend_name())
 
 
@@ -2708,20 +2707,19 @@ def _derive_rng_device_modules(privateuse1_name: str) -> tuple[types.ModuleType,
             continue
         try:
             state = module.get_rng_state()  # type: ignore[union-attr]
-            problem = None
-            if not isinstance(state, torch.Tensor):
-                problem = f"returned {state!r}, not a tensor"
         except Exception as err:
             problem = f"raised {type(err).__name__}: {err}"
-        if problem is not None:
-            _warn_once(
-                ("rng state", name),
-                f"torch.{name}.get_rng_state() {problem}; the random-number state "
-                f"of device '{name}' is not preserved across compilation",
-                logged=True,
-            )
-            continue
-        modules.append(module)
+        else:
+            if isinstance(state, torch.Tensor):
+                modules.append(module)
+                continue
+            problem = f"returned {state!r}, not a tensor"
+        _warn_once(
+            ("rng state", name),
+            f"torch.{name}.get_rng_state() {problem}; the random-number state "
+            f"of device '{name}' is not preserved across compilation",
+            logged=True,
+        )
     return tuple(modules)
 
 
