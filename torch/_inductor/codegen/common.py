@@ -374,15 +374,13 @@ class DeviceOpOverrides:
     def kernel_call_guard_with_args(
         self, kernel_name: str, tensor_args: Sequence[str]
     ) -> str:
-        """``kernel_call_guard``, given the call's tensor argument names. Default:
-        ``kernel_call_guard(kernel_name)``."""
+        """``kernel_call_guard`` given the call's tensor args. Default: ignores them."""
         return self.kernel_call_guard(kernel_name)
 
     def cpp_kernel_call_guard(
         self, kernel_name: str, tensor_args: Sequence[str]
     ) -> tuple[list[str], list[str]]:
-        """C++ lines before and after a kernel call, given the call's tensor
-        argument names. Default: none."""
+        """C++ lines before and after a kernel call on tensor_args. Default: none."""
         return [], []
 
     def current_stream(self) -> str:
@@ -580,7 +578,10 @@ def get_custom_backend_config_for_device(device: str) -> ConfigModule | None:
 
 @functools.cache
 def _init_builtin_backend_registration() -> None:
-    """Registers the codegen backends of the in-tree devices, once."""
+    """
+    Register the backend for different devices, including the scheduling
+    for kernel code generation and the host side wrapper code generation.
+    """
     from .cpp import CppScheduling
     from .cpp_wrapper_cpu import CppWrapperCpu
     from .cpp_wrapper_cpu_array_ref import CppWrapperCpuArrayRef
@@ -687,9 +688,9 @@ def _register_builtin_mps_and_mtia_backends() -> None:
 def _ensure_backend(device: str, *, strict: bool) -> None:
     """Discovers the backend of `device` if it has none, then registers the
     codegen classes of the PrivateUse1 device module `torch.<device>`."""
-    if device in device_codegens:
-        return
-    if not _discover(device, lambda: device in device_codegens, strict=strict):
+    if device in device_codegens or not _discover(
+        device, lambda: device in device_codegens, strict=strict
+    ):
         return
     if device in device_codegens or device != torch._C._get_privateuse1_backend_name():
         return
@@ -803,14 +804,10 @@ def load_backends_in_subprocess(devices: Sequence[str], where: str) -> None:
         if device not in device_codegens:
             raise RuntimeError(
                 f"{where} cannot load the Inductor backend of device '{device}' "
-                "that its parent process compiles for: a backend used in "
-                "subprocesses must load without the parent's help, from a "
-                f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' in "
-                "its distribution (which also registers the device with eager "
-                f"PyTorch), or from torch.{device}._inductor_backend_init() "
-                "once a torch.backends autoload entry point has registered the "
-                "device module. Install the backend's distribution in this "
-                "environment, or compile in-process."
+                "that its parent process compiles for: it must load from a "
+                f"'{BACKEND_ENTRY_POINT_GROUP}' entry point named '{device}' or from "
+                f"torch.{device}._inductor_backend_init(). Install the backend's "
+                "distribution in this environment, or compile in-process."
             )
 
 
@@ -837,8 +834,7 @@ def init_backend_registration(
         devices = () if name == "privateuseone" else (name,)
     for d in devices:
         device = d.type if isinstance(d, torch.device) else d.partition(":")[0]
-        if device not in device_codegens:
-            _ensure_backend(device, strict=True)
+        _ensure_backend(device, strict=True)
 
 
 def index_prevent_reordering(

@@ -116,7 +116,6 @@ def device_to_aten(device_type: str) -> str:
     return aten_device_type
 
 
-# "at::k<Name>" of each c10 DeviceType member, e.g. "at::kPrivateUse1".
 _ATEN_TYPES = frozenset(f"at::k{n}" for n in torch.autograd.DeviceType.__members__)
 
 LAYOUT_TO_ATEN = {

@@ -738,8 +738,7 @@ class KernelCallLine(WrapperLine):
                 raise TypeError(
                     f"{type(overrides).__qualname__}.kernel_call_guard("
                     f"{self.kernel_name!r}) of the device '{self.device.type}' must "
-                    f"return a str (a context manager expression, or \"\" for none), "
-                    f"got {guard!r}"
+                    f'return a str (a context manager expression or ""), got {guard!r}'
                 )
         if guard:
             code.writeline(f"with {guard}:")
