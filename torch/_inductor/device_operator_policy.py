@@ -147,13 +147,11 @@ def _check_config_defaults(where: str, defaults: object) -> Mapping[str, Any]:
         key = f"{where}: config_defaults[{name!r}]"
         _check(isinstance(name, str) and name in config._config,
                f"{where}: config_defaults key {name!r} is not a torch._inductor.config "
-               "option; a backend's own options belong in its device_custom_config "
-               "module")
+               "option; a backend's own options go in its device_custom_config module")
         _check(name not in CUSTOM_PASS_STAGES, f"{key} is a custom graph pass option; "
                f"pass custom_passes={{{name!r}: <CustomGraphPass>}}")
-        _check(not name.startswith(_NOT_DEFAULTABLE_PREFIXES), f"{key} holds a "
-               "callable that no cache key can identify; it cannot have a per-device "
-               "default")
+        _check(not name.startswith(_NOT_DEFAULTABLE_PREFIXES),
+               f"{key} holds a callable that no cache key can identify")
         default = config._config[name].default
         expected = (int, float) if type(default) is float else (type(default),)
         _check(default is None or (isinstance(value, expected) and not (
@@ -172,11 +170,10 @@ def _check_custom_passes(where: str, passes: object) -> Mapping[str, tuple[Any, 
         _check(stage in CUSTOM_PASS_STAGES, f"{where}: custom_passes key {stage!r} is "
                f"not a pass stage; expected one of {', '.join(CUSTOM_PASS_STAGES)}")
         checked[stage] = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+        key = f"{where}: custom_passes[{stage!r}]"
         for p in checked[stage]:
-            key = f"{where}: custom_passes[{stage!r}]"
             _check(isinstance(p, CustomGraphPass), f"{key} must hold torch._inductor"
-                   ".custom_graph_pass.CustomGraphPass instances (their uuid() keys "
-                   f"the caches), got {p!r}")
+                   f".custom_graph_pass.CustomGraphPass instances, got {p!r}")
             try:
                 uuid = p.uuid()
             except Exception as err:
@@ -238,10 +235,9 @@ class DeviceOperatorPolicy:
         )
         for op, rule in decomps.items():
             _check(rule is not Exclude or op in lowerings, f"{where}: "
-                   f"decomposition_overrides[{op}] is Exclude, so {op} stays in the "
-                   f"graph, but lowering_overrides has no entry for {op}; add a device "
-                   f"lowering (lowering_overrides[{op}] = <lowering>) or "
-                   f"lowering_overrides[{op}] = Fallback")
+                   f"decomposition_overrides[{op}] is Exclude, but lowering_overrides "
+                   f"has no entry for {op}; set lowering_overrides[{op}] to a device "
+                   "lowering or Fallback")
         _check(self.cache_key_fields is None or callable(self.cache_key_fields),
                f"{where}: cache_key_fields must be a callable taking no arguments or "
                f"None, got {self.cache_key_fields!r}")
@@ -379,9 +375,8 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
 
 def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
     """The policy registered for ``device``'s type (the index is ignored), or None."""
-    from torch._dynamo.device_interface import _device_type as device_type_of
-
-    return _device_record(device_type_of(device)).operator_policy
+    device_type = torch._dynamo.device_interface._device_type(device)
+    return _device_record(device_type).operator_policy
 
 
 def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy | None:
@@ -395,9 +390,8 @@ def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy
     )
     _check(len(accelerators) < 2 or all(p is None for p in policies.values()),
            f"this graph uses accelerator device types {described}, whose operator "
-           "policies conflict: one compile applies one device's decompositions. Only "
-           "CPU plus one accelerator is supported with an operator policy; compile "
-           "the parts on each device separately")
+           "policies conflict. Only CPU plus one accelerator is supported with an "
+           "operator policy; compile the parts on each device separately")
     return policies[accelerators[0]] if accelerators else None
 
 
@@ -504,8 +498,7 @@ def _resolve_policy_decomp_table(
     _check(policy is not None and policy.cache_key == cache_key, "this compile was set "
            f"up with operator policy {cache_key!r} for device type {device_type!r}, "
            f"but this process has {found}. Import the extension that registers the "
-           f"{device_type!r} backend (its register_device_operator_policy call) in "
-           "this process before it compiles")
+           f"{device_type!r} backend (its register_device_operator_policy call) first")
     return PolicyDecompTable(policy, base, cache_key_fields)  # type: ignore[arg-type]
 
 
