@@ -3719,11 +3719,10 @@ def _out_of_tree_cpp_wrapper_header(device: str, aot_mode: bool) -> str:
             f"({wrapper.__name__}.{method_name}), which is on none of the device's "
             "C++ include directories. Either ship that header (with the device's C "
             "shim) in a directory the device's C++ build options add "
-            "(DeviceInterface.get_cpp_device_options()); "
-            "or register with register_backend_for_device() a C++ wrapper class "
-            f"whose {method_name}() returns the header to include, e.g. cpu's "
-            f"runtime header ({cpu_line!r}) for a device whose kernels the C++ "
-            "backend generates"
+            "(DeviceInterface.get_cpp_device_options()); or register with "
+            "register_backend_for_device() a C++ wrapper class whose "
+            f"{method_name}() returns the header to include, e.g. cpu's runtime header "
+            f"({cpu_line!r}) for a device whose kernels the C++ backend generates"
         )
     return header
 

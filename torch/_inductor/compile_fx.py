@@ -2767,9 +2767,8 @@ class _ConstantDecompTable(Generic[_P, _T]):
 def _with_device_config(
     compile_fx: Callable[..., CompileFxOutput],
 ) -> Callable[..., CompileFxOutput]:
-    """Runs ``compile_fx`` under the options of its graph's device (the operator
-    policy's ``config_defaults`` and ``custom_passes``) inside the user's
-    ``config_patches``, the backward too; once per compile."""
+    """Runs ``compile_fx`` and its backward, once per compile, under the operator
+    policy's ``config_defaults`` and ``custom_passes`` inside ``config_patches``."""
 
     @functools.wraps(compile_fx)
     def wrapper(
@@ -2780,11 +2779,8 @@ def _with_device_config(
         *args: Any,
         **kwargs: Any,
     ) -> CompileFxOutput:
-        policy = (
-            None
-            if _device_config_applied.get()
-            else _graph_operator_policy(model_, example_inputs_)
-        )
+        applied = _device_config_applied.get()
+        policy = None if applied else _graph_operator_policy(model_, example_inputs_)
         if policy is None:
             return compile_fx(
                 model_, example_inputs_, inner_compile, config_patches, *args, **kwargs
@@ -2980,7 +2976,6 @@ def _maybe_wrap_and_compile_fx_main(
 
     if isinstance(model_, GraphModule):
         _pin_devices_selected_in_graph(model_)
-    # The operator policy decides this compile's decompositions and lowerings.
     operator_policy = _graph_operator_policy(model_, example_inputs_)
     if operator_policy is not None:
         get_decomp_fn = PolicyDecompTable(operator_policy, get_decomp_fn)

@@ -2016,10 +2016,6 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
             lpaths.append(sdk_lib)
 
 
-_CPP_DEVICE_OPTION_FIELDS = ("definitions", "include_dirs", "cflags", "ldflags",
-                             "libraries_dirs", "libraries", "passthrough_args")
-
-
 def register_cpp_device_options(
     device_type: str, callback: Callable[[str, bool, bool], Any]
 ) -> None:
@@ -2082,11 +2078,12 @@ def _declared_cpp_device_options(
     for source, complete in sources:
         if source is None or (options := source(aot_mode, compile_only)) is None:
             continue
-        if not _is_lists_of_str(options, len(_CPP_DEVICE_OPTION_FIELDS)):
+        if not _is_lists_of_str(options, 7):
             raise TypeError(
                 f"C++ device options for '{device_type}' from "
                 f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
-                f"lists of str ({', '.join(_CPP_DEVICE_OPTION_FIELDS)}), got {options!r}"
+                "lists of str (definitions, include_dirs, cflags, ldflags, "
+                f"libraries_dirs, libraries, passthrough_args), got {options!r}"
             )
         return tuple(list(entries) for entries in options), complete  # type: ignore[return-value]
     return None, False
@@ -2097,7 +2094,7 @@ def _device_cpp_optimization_flags(
 ) -> tuple[list[str], list[str]]:
     """The interface's ``get_cpp_optimization_flags`` answer, else the given flags."""
     interface = _device_interface_or_none(_normalize_device_type(device_type))
-    flags = None if interface is None else interface.get_cpp_optimization_flags(
+    flags = interface and interface.get_cpp_optimization_flags(
         list(cflags), list(ldflags), min_optimize
     )
     if flags is None:

@@ -727,7 +727,6 @@ class GraphLowering(torch.fx.Interpreter):
         return operator_policy_of(self.get_decomp_fn)
 
     def _needs_realized_inputs(self, user: torch.fx.Node) -> bool:
-        """Whether ``user`` needs its inputs realized."""
         policy = self.operator_policy
         return user.target in needs_realized_inputs or (
             policy is not None and policy.realizes_inputs(user)

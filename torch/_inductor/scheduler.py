@@ -4072,9 +4072,9 @@ def _device_choices(device_type: str) -> InductorChoices | None:
 
 def _is_cpp_backend(device_type: str) -> bool:
     """Whether Inductor's C++ backend generates the kernels of `device_type`."""
-    if not is_cpp_scheduled(device_type):
-        return False
-    return get_current_backend(device_type) != "triton"
+    return (
+        is_cpp_scheduled(device_type) and get_current_backend(device_type) != "triton"
+    )
 
 
 def _fusion_choices(device: torch.device | None) -> InductorChoices:
@@ -4393,7 +4393,6 @@ class Scheduler:
             stream_idx != DEFAULT_STREAM_IDX
             for stream_idx in self.node_to_stream.values()
         )
-        # The C++ wrapper has no stream contexts for the PrivateUse1 device.
         name = torch._C._get_privateuse1_backend_name()
         if V.graph.cpp_wrapper and any(
             stream_idx != DEFAULT_STREAM_IDX
@@ -4404,9 +4403,8 @@ class Scheduler:
             raise NotImplementedError(
                 "The C++ wrapper (cpp_wrapper=True) cannot run a graph with work on a "
                 f"side stream of the device '{name}' (a `with torch.{name}.stream(s):` "
-                "region in the compiled function): it has no stream contexts. Compile "
-                "this graph with the Python wrapper (cpp_wrapper=False), or keep the "
-                "side-stream work outside the compiled function."
+                "region): it has no stream contexts. Compile this graph with the Python "
+                "wrapper (cpp_wrapper=False), or keep the side-stream work outside it."
             )
 
     def _has_multi_stream_nodes(self) -> bool:

@@ -171,20 +171,20 @@ def has_triton_tma_device() -> bool:
 
 @_registry_cache
 def _has_triton_tma_for_device(device: Any, stable_api: bool = False) -> bool:
-    """``has_triton_tma_device()`` (``stable_api``: ``has_triton_stable_tma_api()``)
-    for an in-tree ``device``; for the PrivateUse1 device, whether its interface's
-    ``supports_tensor_descriptors(device)`` and Triton has ``tl.make_tensor_descriptor``."""
+    """``has_triton_tma_device()`` (``stable_api``: ``has_triton_stable_tma_api()``);
+    for the PrivateUse1 device, its ``supports_tensor_descriptors(device)`` and
+    whether Triton has ``tl.make_tensor_descriptor``."""
     import torch
 
     if device is None or device.type != torch._C._get_privateuse1_backend_name():
         return has_triton_stable_tma_api() if stable_api else has_triton_tma_device()
-    from torch._dynamo import device_interface
+    from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 
     try:
-        interface = device_interface.get_interface_for_device(device.type)
+        interface = get_interface_for_device(device.type)
     except NotImplementedError:
         return False
-    if not device_interface._safe_probe(interface, "supports_tensor_descriptors", device):
+    if not _safe_probe(interface, "supports_tensor_descriptors", device):
         return False
     try:
         from triton.language import make_tensor_descriptor  # noqa: F401
@@ -264,11 +264,9 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
         except (RuntimeError, ImportError):  # incl. TritonUnavailableError
             continue
         except Exception as err:
+            problem = f"raised {err!r} instead of a RuntimeError"
             device_interface._warn_broken_probe(
-                interface,
-                "raise_if_triton_unavailable",
-                f"raised {err!r} instead of a RuntimeError",
-                "not Triton-capable",
+                interface, "raise_if_triton_unavailable", problem, "not Triton-capable"
             )
             continue
         return True
@@ -339,9 +337,8 @@ def triton_driver(backend_name: str) -> Any:
     if backend is None:
         raise RuntimeError(
             f"Triton has no backend named {backend_name!r} (installed backends: "
-            f"{', '.join(sorted(backends)) or 'none'}). Install the Triton "
-            "distribution that provides it, or run the kernels in Triton's "
-            "interpreter with TRITON_INTERPRET=1."
+            f"{', '.join(sorted(backends)) or 'none'}). Install the Triton that "
+            "provides it, or run the kernels with TRITON_INTERPRET=1."
         )
     return backend.driver()
 
@@ -352,16 +349,13 @@ def get_triton_backend_name(device_type: str) -> str | None:
     from torch._dynamo.device_interface import get_interface_for_device
 
     try:
-        device_interface = get_interface_for_device(device_type)
+        interface = get_interface_for_device(device_type)
     except NotImplementedError:
         return None
-    hook = f"{device_interface.__name__}.triton_backend_name() of device {device_type!r}"
-    expected = (
-        "the name of the device's Triton backend (a key of "
-        "triton.backends.backends) or None"
-    )
+    hook = f"{interface.__name__}.triton_backend_name() of device {device_type!r}"
+    expected = "the name of the device's Triton backend (in triton.backends) or None"
     try:
-        name = device_interface.triton_backend_name()
+        name = interface.triton_backend_name()
     except Exception as err:
         raise RuntimeError(f"{hook} raised {err!r}; it must return {expected}") from err
     if name is not None and not isinstance(name, str):
@@ -378,11 +372,9 @@ def _triton_interpreter_hash() -> str:
 
 
 def triton_hash_for_device(device_type: str | None) -> str:
-    """``triton_hash_with_backend()`` of the Triton backend ``device_type``'s
-    interface names (the interpreter's hash under ``TRITON_INTERPRET=1``), or
-    of the active driver; ``RuntimeError`` if that backend is not installed, or
-    naming the hook if the PrivateUse1 device names none and Triton has no
-    single active driver."""
+    """``triton_hash_with_backend()`` of ``device_type``'s Triton backend (the
+    interpreter's under ``TRITON_INTERPRET=1``; None: the active driver's);
+    ``RuntimeError`` if that backend is not installed or there is no driver."""
     backend_name = None if device_type is None else get_triton_backend_name(device_type)
     if backend_name is None:
         try:
