@@ -1436,6 +1436,14 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
     raise NotImplementedError(f"No interface for device {device}")
 
 
+def _interface_or_none(device: torch.types.Device) -> type[DeviceInterface] | None:
+    """`get_interface_for_device(device)`, or None for a device without one."""
+    try:
+        return get_interface_for_device(device)
+    except NotImplementedError:
+        return None
+
+
 def get_registered_device_interfaces() -> Iterable[tuple[str, type[DeviceInterface]]]:
     """A live view of the registry, after discovering the PrivateUse1 device's."""
     _discover_privateuse1()

@@ -83,9 +83,7 @@ def get_visible_devices_env_var(gpu_type: str | None = None) -> str:
 def _visible_devices_env(gpu_type: str) -> str | None:
     """``visible_devices_env()`` of ``gpu_type``'s interface; None (no pinning)
     without one or for a broken answer (logged once)."""
-    try:
-        interface = get_interface_for_device(gpu_type)
-    except NotImplementedError:
+    if (interface := _device_interface._interface_or_none(gpu_type)) is None:
         return None
     var = _device_interface._safe_probe(interface, "visible_devices_env", default=None)
     if var is None or (isinstance(var, str) and var):

@@ -29,9 +29,9 @@ import torch
 from torch._dynamo.device_interface import (
     _CppDeviceOptions,
     _device_record,
+    _interface_or_none,
     _update_device_record,
     DeviceInterface,
-    get_interface_for_device,
 )
 from torch._dynamo.utils import dynamo_timed
 from torch._inductor import config, exc
@@ -2040,7 +2040,7 @@ def _is_builtin_device_type(device_type: str) -> bool:
     device_type = _normalize_device_type(device_type)
     if device_type == torch._C._get_privateuse1_backend_name():
         return False
-    interface = _device_interface_or_none(device_type)
+    interface = _interface_or_none(device_type)
     return interface is not None and interface.__module__ == DeviceInterface.__module__
 
 
@@ -2050,13 +2050,6 @@ def _normalize_device_type(device_type: str) -> str:
         return torch.device(device_type).type
     except RuntimeError:
         return device_type
-
-
-def _device_interface_or_none(device_type: str) -> type[DeviceInterface] | None:
-    try:
-        return get_interface_for_device(device_type)
-    except NotImplementedError:
-        return None
 
 
 def _declared_cpp_device_options(
@@ -2069,7 +2062,7 @@ def _declared_cpp_device_options(
     device_type = _normalize_device_type(device_type)
     callback = _device_record(device_type).cpp_options
     overrides = _find_device_op_overrides(device_type)
-    interface = _device_interface_or_none(device_type)
+    interface = _interface_or_none(device_type)
     sources = (
         (None if callback is None else functools.partial(callback, device_type), True),
         (None if overrides is None else overrides.get_cpp_torch_device_options, False),
@@ -2093,7 +2086,7 @@ def _device_cpp_optimization_flags(
     device_type: str, cflags: list[str], ldflags: list[str], min_optimize: bool
 ) -> tuple[list[str], list[str]]:
     """The interface's ``get_cpp_optimization_flags`` answer, else the given flags."""
-    interface = _device_interface_or_none(_normalize_device_type(device_type))
+    interface = _interface_or_none(_normalize_device_type(device_type))
     flags = interface and interface.get_cpp_optimization_flags(
         list(cflags), list(ldflags), min_optimize
     )

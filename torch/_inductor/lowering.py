@@ -22,11 +22,7 @@ import torch
 import torch.ao.quantization.fx._decomposed
 import torch.fx
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import (
-    _registry_cache,
-    _safe_probe,
-    get_interface_for_device,
-)
+from torch._dynamo.device_interface import _registry_cache
 from torch._dynamo.utils import counters
 from torch._functorch._aot_autograd.descriptors import (
     SavedForBackwardsAOTOutput,
@@ -90,6 +86,7 @@ from .ir import (
     View,
 )
 from .utils import (
+    _probe_interface,
     ceildiv,
     convert_symint_to_expr,
     decode_device,
@@ -656,11 +653,7 @@ def promote_constants(
 @_registry_cache
 def _eager_uses_fma(device_type: str, op: str) -> bool:
     """``DeviceInterface.eager_uses_fma(op)`` of ``device_type``; False without one."""
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
-        return False
-    return _safe_probe(interface, "eager_uses_fma", op)
+    return _probe_interface(device_type, "eager_uses_fma", op)
 
 
 def _first_non_cpu_device(inputs) -> torch.device | None:

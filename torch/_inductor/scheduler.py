@@ -52,6 +52,7 @@ import torch
 import torch._inductor.async_compile
 import torch.utils._pytree as pytree
 from torch._dynamo.device_interface import (
+    _interface_or_none,
     _registry_cache,
     _safe_probe,
     _warn_once,
@@ -4054,9 +4055,7 @@ def _device_choices(device_type: str) -> InductorChoices | None:
     """The device's own ``DeviceInterface.get_inductor_choices()``, or None."""
     from .choices import InductorChoices
 
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
+    if (interface := _interface_or_none(device_type)) is None:
         return None
     choices = _safe_probe(interface, "get_inductor_choices", default=None)
     if choices is None or isinstance(choices, InductorChoices):

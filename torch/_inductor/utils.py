@@ -3648,9 +3648,7 @@ def _backend_features_of_interface(
 @_device_interface._registry_cache
 def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFeature]:
     """``_backend_features_of_interface`` of ``device``'s interface, or empty."""
-    try:
-        interface = get_interface_for_device(device)
-    except NotImplementedError:
+    if (interface := _device_interface._interface_or_none(device)) is None:
         return frozenset()
     return _backend_features_of_interface(interface, device)
 
@@ -3667,13 +3665,10 @@ def _device_is_available(device: str) -> bool:
     return _probe_interface(device, "is_available")
 
 
-def _probe_interface(device: str | None, method: str) -> bool:
-    """``device``'s interface's predicate ``method``; False without one."""
-    try:
-        interface = get_interface_for_device(device)  # type: ignore[arg-type]
-    except NotImplementedError:
-        return False
-    return _safe_probe(interface, method)
+def _probe_interface(device: str | None, method: str, *args: Any) -> bool:
+    """``device``'s interface's predicate ``method(*args)``; False without one."""
+    interface = _device_interface._interface_or_none(device)
+    return interface is not None and _safe_probe(interface, method, *args)
 
 
 def is_gpu(device: str | None) -> bool:

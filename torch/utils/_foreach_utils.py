@@ -25,9 +25,7 @@ def _privateuse1_backend_features(name: str) -> tuple[str, ...] | None:
 
 def _backend_features_of(name: str) -> tuple[str, ...] | None:
     registry = sys.modules["torch._dynamo.device_interface"]
-    try:
-        interface = registry.get_interface_for_device(name)
-    except NotImplementedError:
+    if (interface := registry._interface_or_none(name)) is None:
         return None
     if registry._is_base_default(interface, "backend_features"):
         return None

@@ -178,11 +178,9 @@ def _has_triton_tma_for_device(device: Any, stable_api: bool = False) -> bool:
 
     if device is None or device.type != torch._C._get_privateuse1_backend_name():
         return has_triton_stable_tma_api() if stable_api else has_triton_tma_device()
-    from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
+    from torch._dynamo.device_interface import _interface_or_none, _safe_probe
 
-    try:
-        interface = get_interface_for_device(device.type)
-    except NotImplementedError:
+    if (interface := _interface_or_none(device.type)) is None:
         return False
     if not _safe_probe(interface, "supports_tensor_descriptors", device):
         return False
@@ -346,11 +344,9 @@ def triton_driver(backend_name: str) -> Any:
 def get_triton_backend_name(device_type: str) -> str | None:
     """``triton_backend_name()`` of ``device_type``'s interface (None without
     one); a hook that raises or returns neither str nor None raises."""
-    from torch._dynamo.device_interface import get_interface_for_device
+    from torch._dynamo.device_interface import _interface_or_none
 
-    try:
-        interface = get_interface_for_device(device_type)
-    except NotImplementedError:
+    if (interface := _interface_or_none(device_type)) is None:
         return None
     hook = f"{interface.__name__}.triton_backend_name() of device {device_type!r}"
     expected = "the name of the device's Triton backend (in triton.backends) or None"
