@@ -335,8 +335,9 @@ def triton_driver(backend_name: str) -> Any:
     if backend is None:
         raise RuntimeError(
             f"Triton has no backend named {backend_name!r} (installed backends: "
-            f"{', '.join(sorted(backends)) or 'none'}). Install the Triton that "
-            "provides it, or run the kernels with TRITON_INTERPRET=1."
+            f"{', '.join(sorted(backends)) or 'none'}). Install the Triton "
+            "distribution that provides it, or run the kernels in Triton's "
+            "interpreter with TRITON_INTERPRET=1."
         )
     return backend.driver()
 
