@@ -7112,7 +7112,7 @@ def use_two_step_variance(x, axis, keepdim, input_dtype):
     check_for_split = False
     min_numel = 0
     is_cuda_two_step_dtype = input_dtype in (torch.bfloat16, torch.float16)
-    if device and device.type == "cpu":
+    if device and is_cpp_scheduled(device.type):
         # 1024 is a default value to pass all the UTs about accuracy.
         # A larger threshold can still get performance benefits.
         threshold = config.cpp.use_two_step_variance_threshold
