@@ -579,6 +579,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/lowering.py": "gates",
     "torch/_inductor/kernel/*": "gates",
     "torch/_inductor/decomposition.py": "gates",
+    "torch/_inductor/choices.py": "gates",
+    "torch/_refs/__init__.py": "gates",
     "torch/_inductor/select_algorithm.py": "gates",
     "torch/_inductor/template_heuristics/triton.py": "gates",
     "torch/nn/attention/flex_attention.py": "gates",

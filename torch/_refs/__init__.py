@@ -3366,6 +3366,34 @@ def native_group_norm(
     num_groups: int,
     eps: float,
 ) -> tuple[Tensor, Tensor, Tensor]:
+    return _native_group_norm(
+        input,
+        weight,
+        bias,
+        batch_size,
+        num_channels,
+        flattened_inner_size,
+        num_groups,
+        eps,
+        per_channel_affine=input.device.type == "cpu",
+    )
+
+
+def _native_group_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    batch_size: int,
+    num_channels: int,
+    flattened_inner_size: int,
+    num_groups: int,
+    eps: float,
+    *,
+    per_channel_affine: bool,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """``native_group_norm``; ``per_channel_affine`` folds mean, rstd, weight and
+    bias into one scale and shift per channel (``x * w + b``), the form that
+    vectorizes over the inner dimension in Inductor's C++ kernels."""
     torch._check(
         input.ndim >= 2,
         lambda: f"Expected at least 2 dimensions for input tensor but received {input.ndim}",
@@ -3389,7 +3417,7 @@ def native_group_norm(
         input_reshaped, dim=reduction_dims, unbiased=False, keepdim=True
     )
     rstd = torch.rsqrt(biased_var + eps)
-    if input.device.type == "cpu" and weight is not None:
+    if per_channel_affine and weight is not None:
         weight_reshaped = torch.reshape(
             weight, [1, num_groups, num_channels // num_groups, 1]
         )
