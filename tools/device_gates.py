@@ -485,7 +485,6 @@ VERDICTS: list[Verdict] = [
       "in-tree names keep stock's answer; other devices ask is_gpu"),
     L("_inductor/choices.py", "InductorChoices.get_config_heuristics", "*",
       "config heuristics if-chain", "S67"),
-    L("_inductor/choices.py", "InductorChoices.should_use_cooperative_reduction", "cpu", CPP_CPU),
     D("_inductor/decomposition.py", "_cpp_or_mps", "mps",
       MPS + ": its reductions are too slow for the GPU mm decompositions", "S75"),
     L("_inductor/fx_passes/fuse_attention.py", "*", "*",
@@ -527,8 +526,9 @@ VERDICTS: list[Verdict] = [
       "fast launcher for cuda/hip", "S60"),
     L("_inductor/runtime/triton_heuristics.py", "StaticTritonCompileResult.*", "*",
       "static launcher for cuda/hip/xpu", "S60"),
-    L("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "*",
-      "combo kernels skip cpu and mps by name"),
+    R("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "mps",
+      "combo kernels are Triton's: mps keeps stock's answer; other devices ask"
+      " is_cpp_scheduled"),
 ]
 
 

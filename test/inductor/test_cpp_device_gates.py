@@ -32,6 +32,7 @@ from torch._dynamo.device_interface import (
     XpuInterface,
 )
 from torch._dynamo.utils import counters
+from torch._inductor.choices import InductorChoices
 from torch._inductor.utils import run_and_get_code
 from torch.nn.attention.flex_attention import (
     _flex_lowering,
@@ -129,6 +130,22 @@ class CppBackendChoiceTests(_DeviceTestCase):
         fn = lambda x: torch.nn.functional.pad(x + 1, (0, 3))  # noqa: E731
         self.compile_and_compare(fn, _randn(16, 13))
         self.assertEqual(counters["inductor"]["pad_rewritten_as_cat"], 0)
+
+    def test_combo_kernels_leave_cpp_scheduled_nodes(self):
+        # Combo kernels are Triton's: the C++ scheduling has none to emit.
+        a, b = _randn(64), _randn(8, 256)
+        fn = lambda a, b: (a.sin() + 1, b.cos().sum(-1))  # noqa: E731
+        with inductor_config.patch(combo_kernels=True):
+            actual, codes = run_and_get_code(torch.compile(fn), a, b)
+        self.assertEqual([t.cpu() for t in actual], [t.cpu() for t in fn(a, b)])
+        self.assertIn("cpp_fused", "".join(codes))
+
+    def test_no_cooperative_reductions(self):
+        # A Triton feature: answered before the graph is asked, as for cpu.
+        with inductor_config.patch({"triton.cooperative_reductions": True}):
+            for device in ("cpu", DEVICE):
+                self.assertFalse(InductorChoices.should_use_cooperative_reduction(
+                    torch.device(device), 16, 1 << 20))
 
     def test_disable_cpp_codegen_falls_back(self):
         code = self.compile_and_compare(lambda x: (x + 1).sin(), _randn(16),

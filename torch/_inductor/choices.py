@@ -30,7 +30,7 @@ from .template_heuristics.triton import (
     ROCmConfigHeuristic,
     XPUConfigHeuristic,
 )
-from .utils import _use_autotune_backend
+from .utils import _use_autotune_backend, is_cpp_scheduled
 from .virtualized import V
 
 
@@ -393,7 +393,7 @@ class InductorChoices:
         """Heuristic to decide if a cooperative reduction should be used."""
         if config.triton.force_cooperative_reductions:
             return True
-        if not config.triton.cooperative_reductions or device.type == "cpu":
+        if not config.triton.cooperative_reductions or is_cpp_scheduled(device.type):
             return False
 
         xhint = V.graph.sizevars.optimization_hint(numel, fallback=2)
