@@ -283,7 +283,6 @@ HOST = "cpu as the host: host memory, host scalars and copies, the same for ever
 META = "meta tensors have no storage or device: the same for every device"
 PU1 = "PrivateUse1 not renamed: no out-of-tree backend can be loaded yet"
 CPU_ITSELF = "the cpu device's own (stock) answer; every other device asks its record"
-CPP_CPU = "a C++-backend heuristic keyed on cpu: a C++-scheduled device misses it"
 TRITON_NAMES = "in-tree GPU names where a Triton-scheduled device would take the same path"
 INTREE_KEYS = "in-tree devices keep stock's answer; other devices ask their record"
 
@@ -457,8 +456,6 @@ VERDICTS: list[Verdict] = [
       "Triton GEMM templates on cpu (Triton's cpu backend)"),
     L("_inductor/codecache.py", "get_kernel_bin_format", "*",
       "kernel binary format by name", "S46"),
-    L("_inductor/codecache.py", "FxGraphHashDetails.*", "cpu",
-      "cache key adds C++ compiler state for cpu code only; a C++-scheduled device misses it"),
     L("_inductor/codecache.py", "HalideCodeCache.*", "*",
       "Halide targets cpu and cuda only", "S51"),
     L("_inductor/codegen/halide.py", "*", "*", "Halide targets cpu and cuda only", "S51"),

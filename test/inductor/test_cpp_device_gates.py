@@ -33,6 +33,7 @@ from torch._dynamo.device_interface import (
 )
 from torch._dynamo.utils import counters
 from torch._inductor.choices import InductorChoices
+from torch._inductor.codecache import compiled_fx_graph_hash
 from torch._inductor.utils import run_and_get_code
 from torch.nn.attention.flex_attention import (
     _flex_lowering,
@@ -146,6 +147,19 @@ class CppBackendChoiceTests(_DeviceTestCase):
             for device in ("cpu", DEVICE):
                 self.assertFalse(InductorChoices.should_use_cooperative_reduction(
                     torch.device(device), 16, 1 << 20))
+
+    def test_fx_graph_cache_key_holds_the_thread_count(self):
+        # The C++ kernels specialize on the thread count; a cached graph
+        # compiled under another one is not reused.
+        gm = torch.fx.symbolic_trace(lambda x: x + 1)
+        x = _randn(8)
+        threads = torch.get_num_threads()
+        self.addCleanup(torch.set_num_threads, threads)
+        keys = []
+        for count in (threads, 2 if threads == 1 else 1):
+            torch.set_num_threads(count)
+            keys.append(compiled_fx_graph_hash(gm, [x], {}, [])[0])
+        self.assertNotEqual(keys[0], keys[1])
 
     def test_disable_cpp_codegen_falls_back(self):
         code = self.compile_and_compare(lambda x: (x + 1).sin(), _randn(16),

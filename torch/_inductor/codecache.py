@@ -1309,7 +1309,7 @@ class FxGraphHashDetails:
     @classmethod
     def _contains_cpu_tensor(cls, value: Any) -> bool:
         if isinstance(value, torch.Tensor):
-            return value.device.type == "cpu"
+            return is_cpp_scheduled(value.device.type)
         if isinstance(value, (list, tuple, OrderedSet, frozenset)):
             return any(cls._contains_cpu_tensor(x) for x in value)
         if isinstance(value, dict):
@@ -1395,7 +1395,8 @@ class FxGraphHashDetails:
                 if cls._contains_cpu_tensor(tensor_metadata):
                     return True
                 if not cls._contains_tensor(tensor_metadata) and (
-                    cls._factory_device_type(node) == "cpu"
+                    (device_type := cls._factory_device_type(node)) is not None
+                    and is_cpp_scheduled(device_type)
                 ):
                     return True
         return False
@@ -1500,7 +1501,7 @@ class FxGraphHashDetails:
             torch.utils.deterministic.fill_uninitialized_memory,  # type: ignore[attr-defined]
         )
 
-        # CPU C++ kernels specialize on torch.get_num_threads() when cpp.threads
+        # C++ kernels specialize on torch.get_num_threads() when cpp.threads
         # is left at its runtime default and dynamic threading is disabled.
         # Include that resolved value so FX graph cache entries compiled under
         # one thread count are not reused under another.
