@@ -988,7 +988,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(
 // Backends outside PyTorch's convolution backends receive convolutions as
 // convolution_overrideable (whose default implementation throws) rather
 // than through a kernel the CPU fallback could reach.  Run them on the CPU
-// like the fallback does.
+// like the fallback does.  Results are contiguous, the memory format fake
+// tensors give an Overrideable convolution (the CPU's oneDNN kernels return
+// channels-last for channels-last operands).
 at::Tensor convolution_overrideable(
     const at::Tensor& input,
     const at::Tensor& weight,
@@ -1013,6 +1015,7 @@ at::Tensor convolution_overrideable(
              transposed,
              output_padding,
              groups)
+      .contiguous()
       .to(input.device());
 }
 
@@ -1042,7 +1045,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable
       groups,
       output_mask);
   const auto to_device = [&](const at::Tensor& tensor) {
-    return tensor.defined() ? tensor.to(input.device()) : tensor;
+    return tensor.defined() ? tensor.contiguous().to(input.device()) : tensor;
   };
   return {to_device(grad_input), to_device(grad_weight), to_device(grad_bias)};
 }
@@ -1231,6 +1234,17 @@ TORCH_LIBRARY(extension_device, m) {
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+}
+
+// Operators whose ATen definition has a CompositeImplicitAutograd kernel
+// beside the CPU one: the dispatcher prefers that decomposition to a backend
+// fallback, so without a kernel of this device they would decompose there and
+// compiled code would differ from CPU's.  They take the CPU fallback, by name.
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  for (const char* name :
+       {"silu_backward", "mish_backward", "native_channel_shuffle"}) {
+    m.impl(name, torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+  }
 }
 
 // ---------------------------------------------------------------------------
