@@ -652,6 +652,7 @@ FILES: dict[str, object] = {
     "test/conftest.py": _FAKE,
     "test/inductor/extension_backends/operator_policy.py": "policy",
     "test/inductor/extension_backends/triton_gemm_cases.py": "gates",
+    "test/inductor/extension_backends/kernel_parity.py": "gates",
     "test/inductor/extension_backends/triton_kernel_hook_cases.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_device_helpers.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_interpreter_cases.py": ("triton", [
@@ -735,6 +736,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_example_guide.py": "vendor-hooks",
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
+    "test/inductor/test_cpp_kernel_parity.py": "gates",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
