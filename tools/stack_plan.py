@@ -737,6 +737,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_cpp_kernel_parity.py": "gates",
+    "test/inductor/test_device_fused_attention.py": "fake-device",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
@@ -759,6 +760,7 @@ FILES: dict[str, object] = {
         (r"^### Per-device compile options", "options"),
         (r"^### Compile subprocesses", "subprocess"),
         (r"^### Mistakes and what they tell you", "fake-device"),
+        (r"^### A fused attention kernel of your own", "fake-device"),
         (r"^## 5\. Dynamo tracing", "dynamo"),
         (r"^### Your own runtime functions", "dynamo-functions"),
         (r"^### Device selection and streams", "streams"),

@@ -19,8 +19,9 @@
 //   * Compute kernels are the CPU kernels, reached through a boxed fallback
 //     (`at::native::cpu_fallback`) that moves the operands to the CPU and the
 //     results back to the device of the inputs.  Native kernels cover memory
-//     management, views, copies and fills, plus the few compute operators the
-//     fallback cannot run correctly (section 6).
+//     management, views, copies and fills, the few compute operators the
+//     fallback cannot run correctly, and a fused attention kernel that
+//     scaled_dot_product_attention picks (section 6).
 //
 // Sections:
 //   1. Device state (current device, contexts)
@@ -34,11 +35,14 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/EmptyTensor.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/Operators.h>
+#include <ATen/SDPBackend.h>
 #include <ATen/autocast_mode.h>
 #include <ATen/detail/PrivateUse1HooksInterface.h>
 #include <ATen/native/CPUFallback.h>
 #include <ATen/native/Resize.h>
+#include <ATen/native/transformers/attention.h>
 #include <ATen/ops/_local_scalar_dense.h>
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
@@ -61,15 +65,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 namespace extension_device {
 namespace {
@@ -1050,6 +1059,181 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable
   return {to_device(grad_input), to_device(grad_weight), to_device(grad_bias)};
 }
 
+// Fused attention.  scaled_dot_product_attention asks the device's
+// _fused_sdp_choice_stub which kernel to run: this device picks the
+// overrideable kernel, which a backend implements itself, for what that
+// kernel supports (4-d inputs, as many key/value heads as query heads, no
+// dropout) unless torch.nn.attention.sdpa_kernel() disabled it, and the math
+// decomposition otherwise.  The kernel computes on the host in float and
+// counts its calls, so that tests see which kernel ran.
+std::atomic<int64_t> fused_attention_calls{0};
+std::atomic<int64_t> fused_attention_backward_calls{0};
+
+int64_t fused_sdp_choice(
+    const at::Tensor& query,
+    const at::Tensor& key,
+    const at::Tensor& value,
+    const std::optional<at::Tensor>& attn_mask,
+    double dropout_p,
+    bool is_causal,
+    std::optional<double> scale,
+    bool enable_gqa) {
+  const bool supported = at::globalContext().userEnabledOverrideableSDP() &&
+      query.dim() == 4 && key.dim() == 4 && value.dim() == 4 &&
+      query.is_floating_point() && dropout_p == 0.0 &&
+      key.size(1) == query.size(1) && value.size(1) == query.size(1);
+  return static_cast<int64_t>(
+      supported ? at::SDPBackend::overrideable : at::SDPBackend::math);
+}
+
+// The attention scores of query and key on the host, in float: scaled,
+// biased and causally masked (the upper triangle, as the math kernel does).
+at::Tensor attention_scores(
+    const at::Tensor& query,
+    const at::Tensor& key,
+    const std::optional<at::Tensor>& attn_bias,
+    bool is_causal,
+    double scale) {
+  auto scores = at::matmul(query, key.transpose(-2, -1)).mul_(scale);
+  if (attn_bias.has_value() && attn_bias->defined()) {
+    scores.add_(attn_bias->cpu().to(at::kFloat));
+  }
+  if (is_causal) {
+    const auto masked =
+        at::ones({query.size(-2), key.size(-2)}, at::kBool).triu(1);
+    scores.masked_fill_(masked, -std::numeric_limits<float>::infinity());
+  }
+  return scores;
+}
+
+double attention_scale(const at::Tensor& query, std::optional<double> scale) {
+  return scale.has_value() ? *scale
+                           : 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
+}
+
+// A device tensor of `sizes` laid out in the dimension order of `query`'s
+// strides, as the meta function of the kernel allocates its output.
+at::Tensor empty_like_query_layout(
+    const at::Tensor& query,
+    c10::IntArrayRef sizes) {
+  if (query.sizes() == sizes) {
+    return at::empty_like(query);
+  }
+  std::vector<int64_t> order(query.dim());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return query.stride(a) > query.stride(b);
+  });
+  std::vector<int64_t> strides(query.dim());
+  int64_t stride = 1;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    strides[*it] = stride;
+    stride *= sizes[*it];
+  }
+  return at::empty_strided(sizes, strides, query.options());
+}
+
+std::tuple<
+    at::Tensor,
+    at::Tensor,
+    at::Tensor,
+    at::Tensor,
+    c10::SymInt,
+    c10::SymInt,
+    at::Tensor,
+    at::Tensor,
+    at::Tensor>
+fused_attention(
+    const at::Tensor& query,
+    const at::Tensor& key,
+    const at::Tensor& value,
+    const std::optional<at::Tensor>& attn_bias,
+    double dropout_p,
+    bool is_causal,
+    bool return_debug_mask,
+    std::optional<double> scale) {
+  const HostAccess host_access;
+  TORCH_CHECK(
+      dropout_p == 0.0,
+      c10::get_privateuse1_backend(),
+      "'s fused attention does not support dropout");
+  fused_attention_calls++;
+  const auto q = query.cpu().to(at::kFloat);
+  const auto v = value.cpu().to(at::kFloat);
+  const auto scores = attention_scores(
+      q, key.cpu().to(at::kFloat), attn_bias, is_causal,
+      attention_scale(query, scale));
+  const auto logsumexp = scores.logsumexp(-1);
+  const auto output = at::matmul(scores.sub(logsumexp.unsqueeze(-1)).exp(), v);
+  auto out = empty_like_query_layout(query, output.sizes());
+  out.copy_(output);
+  const auto options = query.options().dtype(at::kLong);
+  return {
+      out,
+      logsumexp.to(query.device()),
+      at::Tensor(),
+      at::Tensor(),
+      c10::SymInt(query.size(-2)),
+      c10::SymInt(key.size(-2)),
+      at::empty({}, options),
+      at::empty({}, options),
+      at::Tensor()};
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor>
+fused_attention_backward(
+    const at::Tensor& grad_out,
+    const at::Tensor& query,
+    const at::Tensor& key,
+    const at::Tensor& value,
+    const at::Tensor& attn_bias,
+    std::array<bool, 4> grad_input_mask,
+    const at::Tensor& out,
+    const at::Tensor& logsumexp,
+    const at::Tensor& cum_seq_q,
+    const at::Tensor& cum_seq_k,
+    c10::SymInt max_q,
+    c10::SymInt max_k,
+    double dropout_p,
+    bool is_causal,
+    const at::Tensor& philox_seed,
+    const at::Tensor& philox_offset,
+    std::optional<double> scale) {
+  const HostAccess host_access;
+  fused_attention_backward_calls++;
+  const double factor = attention_scale(query, scale);
+  const auto q = query.cpu().to(at::kFloat);
+  const auto k = key.cpu().to(at::kFloat);
+  const auto v = value.cpu().to(at::kFloat);
+  const auto d_out = grad_out.cpu().to(at::kFloat);
+  const auto probs =
+      attention_scores(q, k, attn_bias, is_causal, factor)
+          .sub_(logsumexp.cpu().unsqueeze(-1))
+          .exp_();
+  // dS = P * (dP - rowsum(dO * O)), the softmax backward.
+  const auto d_scores = probs.mul(
+      at::matmul(d_out, v.transpose(-2, -1))
+          .sub_(d_out.mul(out.cpu().to(at::kFloat)).sum(-1, true)));
+  const auto to_device = [](const at::Tensor& like, const at::Tensor& grad) {
+    auto result = at::empty_like(like);
+    result.copy_(grad);
+    return result;
+  };
+  return {
+      grad_input_mask[0]
+          ? to_device(query, at::matmul(d_scores, k).mul_(factor))
+          : at::Tensor(),
+      grad_input_mask[1]
+          ? to_device(key, at::matmul(d_scores.transpose(-2, -1), q).mul_(factor))
+          : at::Tensor(),
+      grad_input_mask[2]
+          ? to_device(value, at::matmul(probs.transpose(-2, -1), d_out))
+          : at::Tensor(),
+      grad_input_mask[3] && attn_bias.defined()
+          ? to_device(attn_bias, at::sum_to(d_scores, attn_bias.sizes()))
+          : at::Tensor()};
+}
+
 // Memory goes back to the host allocator as soon as it is freed and no stream
 // ever has pending work, so there is no deferred reuse to guard against: the
 // stream only needs to be one of this device's.
@@ -1085,6 +1269,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("convolution_overrideable", convolution_overrideable);
   m.impl(
       "convolution_backward_overrideable", convolution_backward_overrideable);
+  m.impl("_fused_sdp_choice", fused_sdp_choice);
+  m.impl(
+      "_scaled_dot_product_fused_attention_overrideable", fused_attention);
+  m.impl(
+      "_scaled_dot_product_fused_attention_overrideable_backward",
+      fused_attention_backward);
 
   // Views must share storage, so they cannot go through the CPU fallback.
   // The generic strided implementations only touch tensor metadata.
@@ -1282,6 +1472,12 @@ const GuardImpl& guard_impl() {
 } // namespace
 } // namespace extension_device
 
+namespace at::native {
+REGISTER_PRIVATEUSE1_DISPATCH(
+    _fused_sdp_choice_stub,
+    &extension_device::fused_sdp_choice);
+} // namespace at::native
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   namespace ed = extension_device;
   m.doc() = "Runtime of the in-tree fake PrivateUse1 device";
@@ -1386,6 +1582,14 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         .stats(ed::make_device(ed::resolve_device_index(index)))
         .peak_allocated_bytes;
   });
+  m.def(
+      "fused_attention_calls",
+      [] {
+        return std::make_tuple(
+            ed::fused_attention_calls.load(),
+            ed::fused_attention_backward_calls.load());
+      },
+      "Calls of the fused attention kernel so far: (forward, backward).");
   m.def("reset_peak_memory_stats", [](int index) {
     ed::device_allocations().reset_peak(
         ed::make_device(ed::resolve_device_index(index)));
