@@ -3,10 +3,14 @@
 
     python3 tools/device_gates.py [-v] [--tree DIR] [--stock DIR]
 
-Scope: ``torch/_dynamo``, ``torch/_inductor``, ``torch/_functorch`` and
-``torch/utils/_triton.py`` of the series' torch: a file from ``torch/`` of this
+Scope (``SCOPE``): the modules whose code decides what a compiled program
+computes, Dynamo, AOTAutograd and Inductor and what they run and trace
+(decompositions, references, fake tensors, meta kernels, attention front
+ends, optimizers, ...), of the series' torch: a file from ``torch/`` of this
 repository where the series has it, else the pristine 2.13.0 file of the stock
-twin (``.venv-stock``, as ``tools/series.py`` locates it).
+twin (``.venv-stock``, as ``tools/series.py`` locates it).  A branch that a
+compile runs outside it must be in a module ``OUTSIDE_SCOPE`` gives a reason
+for (``unscoped_branches``; the tests profile a compile to check it).
 
 A *branch on a literal device name* is one of two kinds:
 
@@ -56,13 +60,37 @@ import collections
 import fnmatch
 import glob
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-#: Directories (ending in "/") and files under the repository root that are scanned.
-SCOPE = ("torch/_dynamo/", "torch/_inductor/", "torch/_functorch/", "torch/utils/_triton.py")
+#: Directories (ending in "/") and files under the repository root that are
+#: scanned: the modules whose code decides what a compiled program computes.
+#: Dynamo, AOTAutograd and Inductor; what they run while tracing and lowering
+#: (decompositions, references and prims, fake tensors and meta kernels,
+#: higher-order ops, FX, the C++ build's toolkit paths); and the Python Dynamo
+#: traces into the graph (attention front ends, ``nn.functional``, optimizers
+#: and their foreach grouping).  ``OUTSIDE_SCOPE`` names the modules a compile
+#: also runs whose branches decide nothing about the program.
+SCOPE = (
+    "torch/_dynamo/", "torch/_inductor/", "torch/_functorch/", "torch/utils/_triton.py",
+    "torch/__init__.py", "torch/_decomp/", "torch/_refs/", "torch/_prims/",
+    "torch/_prims_common/", "torch/_subclasses/", "torch/_meta_registrations.py",
+    "torch/_higher_order_ops/", "torch/fx/", "torch/utils/cpp_extension.py",
+    "torch/nn/attention/", "torch/nn/functional.py", "torch/optim/",
+    "torch/utils/_foreach_utils.py",
+)
+
+#: Modules outside ``SCOPE`` that a compile runs, with the reason their
+#: branches on device names are not compile decisions (globs under ``torch/``).
+OUTSIDE_SCOPE: dict[str, str] = {
+    "overrides.py": "get_testing_overrides() lists the Tensor.is_<device> properties, "
+                    "as the __torch_function__ test table",
+    "storage.py": "TypedStorage's legacy per-device storage classes (eager API)",
+    "utils/_pallas.py": "the Pallas backend's TPU availability, vendor-specific by design",
+}
 
 #: Device types whose literal names make a branch (a ":index" suffix is allowed).
 DEVICE_NAMES = frozenset({
@@ -84,6 +112,7 @@ class Branch:
     kind: str  # "compare" | "attr"
     names: tuple[str, ...]  # sorted device names it names
     snippet: str  # ast.unparse of the node, one line
+    code_line: int = 0  # first line of the enclosing function's code object; 0 at module level
 
     @property
     def key(self) -> tuple[str, str, tuple[str, ...]]:
@@ -125,11 +154,17 @@ class _Scanner(ast.NodeVisitor):
     def __init__(self, rel: str):
         self.rel = rel
         self.stack: list[str] = []
+        self.code_lines: list[int] = [0]
         self.found: list[Branch] = []
 
     def _scoped(self, node):
         self.stack.append(node.name)
+        if isinstance(node, ast.ClassDef):
+            self.code_lines.append(self.code_lines[-1])
+        else:  # a function's code object starts at its first decorator
+            self.code_lines.append(min([node.lineno] + [d.lineno for d in node.decorator_list]))
         self.generic_visit(node)
+        self.code_lines.pop()
         self.stack.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scoped
@@ -137,7 +172,8 @@ class _Scanner(ast.NodeVisitor):
     def _add(self, node, kind, names):
         snippet = " ".join(ast.unparse(node).split())
         self.found.append(Branch(self.rel, node.lineno, ".".join(self.stack) or "<module>",
-                                 kind, tuple(sorted(set(names))), snippet))
+                                 kind, tuple(sorted(set(names))), snippet,
+                                 self.code_lines[-1]))
 
     def visit_Compare(self, node):
         names = [d for op in (node.left, *node.comparators) for d in _literal_devices(op)]
@@ -177,6 +213,32 @@ def stock_torch_root(repo: Path = REPO) -> Path | None:
 def _in_scope(rel: str) -> bool:
     return rel.endswith(".py") and any(
         rel.startswith(s) if s.endswith("/") else rel == s for s in SCOPE)
+
+
+def _outside_scope(rel: str) -> str | None:
+    """The reason ``OUTSIDE_SCOPE`` gives for ``rel`` (a path under the site), or None."""
+    return next((reason for pattern, reason in OUTSIDE_SCOPE.items()
+                 if fnmatch.fnmatchcase(rel, "torch/" + pattern)), None)
+
+
+def unscoped_branches(ran: Iterable[tuple[str, int]], site: Path) -> list[Branch]:
+    """The branches a compile ran that are outside ``SCOPE`` and ``OUTSIDE_SCOPE``.
+
+    ``ran`` holds ``(rel, first line)`` of every code object the compile ran
+    (``rel`` relative to ``site``, the directory holding the ``torch`` that ran,
+    as a profile of the compile gives them); a branch ran when the function
+    enclosing it did."""
+    lines: dict[str, set[int]] = collections.defaultdict(set)
+    for rel, line in ran:
+        lines[rel].add(line)
+    out: list[Branch] = []
+    for rel in sorted(lines):
+        path = site / rel
+        if (not rel.startswith("torch/") or not rel.endswith(".py") or _in_scope(rel)
+                or _outside_scope(rel) or not path.is_file()):
+            continue
+        out += [b for b in scan({rel: path}, []) if b.code_line in lines[rel]]
+    return out
 
 
 def _py_files(root: Path) -> dict[str, Path]:
@@ -285,6 +347,9 @@ PU1 = "PrivateUse1 not renamed: no out-of-tree backend can be loaded yet"
 CPU_ITSELF = "the cpu device's own (stock) answer; every other device asks its record"
 TRITON_NAMES = "in-tree GPU names where a Triton-scheduled device would take the same path"
 INTREE_KEYS = "in-tree devices keep stock's answer; other devices ask their record"
+EAGER = ("the eager kernel's own convention (output layout, dtype, shape or buffer, supported"
+         " inputs), which a decomposition or meta kernel reproduces for that device")
+HPU = "HPU's own kernels and runtime (contiguous inputs only, its RNG ops)"
 
 VERDICTS: list[Verdict] = [
     N("*", "*", "privateuseone", PU1),
@@ -526,6 +591,102 @@ VERDICTS: list[Verdict] = [
     R("_inductor/scheduler.py", "ForeachKernelSchedulerNode.*", "mps",
       "combo kernels are Triton's: mps keeps stock's answer; other devices ask"
       " is_cpp_scheduled"),
+    # ---- What Dynamo traces and AOTAutograd runs ------------------------
+    D("__init__.py", "_TorchCompileInductorWrapper.__init__", "cuda",
+      CUDAGRAPHS + ": the CUDA version they need"),
+    N("_decomp/__init__.py", "*", "meta", "'meta' names a decomposition table, not a device"),
+    N("_decomp/decompositions.py", "tensor_split_tensor_indices_or_sections_py_impl", "cpu",
+      HOST),
+    N("_decomp/decompositions.py", "_to_copy", "cpu", HOST),
+    D("_decomp/decompositions.py", "_addmm_activation", "cuda",
+      EAGER + ": cuBLASLt's GELU epilogue is the tanh one"),
+    D("_decomp/decompositions.py", "native_batch_norm_helper", "cpu",
+      EAGER + ": cpu's kernel saves its statistics in the input dtype, empty in eval"),
+    D("_decomp/decompositions*.py", "log_sigmoid_forward", "*", EAGER + ": the buffer output"),
+    D("_decomp/decompositions.py", "_upsample_*", "cuda", EAGER + ": the output memory format"),
+    D("_decomp/decompositions.py", "_reflection_or_replication_pad", "*",
+      EAGER + ": the output memory format"),
+    D("_decomp/decompositions.py", "max_pool2d_with_indices_backward", "*",
+      "XPU's and MPS's native kernels are kept (speed, macOS scatter_add)"),
+    L("_decomp/decompositions.py", "_grid_sampler_2d", "cuda,xpu",
+      "int32 grid-sampler indices for GPU codegen on cuda/xpu; a C++-scheduled device"
+      " takes cpu's int64 path"),
+    D("_decomp/decompositions_for_rng.py", "*", "cuda",
+      NVIDIA + ": CUDA's Philox generator (functionalize_rng_ops)", "S90"),
+    L("_higher_order_ops/associative_scan.py", "*", "cuda,xpu",
+      "pointwise scans compile to one Triton kernel: " + TRITON_NAMES),
+    D("_higher_order_ops/cudagraph_conditional_nodes.py", "*", "cuda", CUDAGRAPHS),
+    D("_higher_order_ops/inline_asm_elementwise.py", "*", "cuda", NVIDIA + ": inline PTX"),
+    D("_higher_order_ops/out_dtype.py", "is_int_mm", "*",
+      EAGER + ": torch._int_mm's kernels (cuda, xpu)"),
+    N("_meta_registrations.py", "device_hint", "meta", META),
+    D("_meta_registrations.py", "*", "*", EAGER),
+    N("_prims/__init__.py", "_make_prim._backend_select_impl", "meta", META),
+    D("_prims/__init__.py", "_svd_meta", "cuda", EAGER),
+    D("_prims/rng_prims.py", "register_philox_rand.*", "*",
+      NVIDIA + ": CUDA's Philox generator (functionalize_rng_ops)", "S90"),
+    D("_prims/rng_prims.py", "register_run_dtensor_rng_op.*", "cuda",
+      NVIDIA + ": CUDA's Philox generator (distributed tensors)"),
+    D("_prims/rng_prims.py", "*.impl_hpu", "hpu", HPU),
+    D("_prims_common/__init__.py", "compare_tensor_meta", "cuda",
+      TESTS + ": reference checks equate cuda and cuda:0"),
+    D("_prims_common/__init__.py", "_check_strides_helper", "cuda",
+      TESTS + ": reference checks skip stride checks on cuda"),
+    N("_prims_common/__init__.py", "is_cpu_scalar_tensor", "cpu", HOST),
+    D("_prims_common/__init__.py", "get_acc_type", "cpu",
+      EAGER + ": cpu's kernels accumulate in double (at::toAccumulateType)"),
+    N("_prims_common/wrappers.py", "is_cpu_scalar", "cpu", HOST),
+    D("_refs/__init__.py", "is_noncontiguous_supported", "hpu", HPU),
+    R("_refs/__init__.py", "native_group_norm", "cpu",
+      "the reference keeps stock's per-channel form for cpu; Inductor's decomposition asks"
+      " is_cpp_scheduled"),
+    D("_refs/__init__.py", "native_layer_norm", "cpu,mtia",
+      EAGER + ": mean and rstd in the input dtype"),
+    N("_refs/__init__.py", "tensor_split", "cpu", HOST),
+    N("_refs/__init__.py", "masked_fill", "cpu", HOST),
+    N("_refs/__init__.py", "_internal_new_from_data", "cpu", HOST),
+    N("_refs/__init__.py", "_internal_new_from_data", "meta", META),
+    R("_refs/fft.py", "_promote_type_fft", "cuda,meta,xpu",
+      "in-tree names keep stock's answer; the PrivateUse1 device asks"
+      " BackendFeature.HALF_PRECISION_FFT"),
+    D("_refs/nn/functional/__init__.py", "channel_shuffle", "cuda", EAGER),
+    D("_subclasses/fake_impls.py", "is_noncontiguous_supported", "hpu", HPU),
+    N("_subclasses/fake_impls.py", "_spdiags*", "cpu", HOST),
+    N("_subclasses/fake_impls.py", "embedding", "meta", META),
+    D("_subclasses/fake_impls.py", "conv", "xpu", EAGER + ": XPU's 1-d convolution"),
+    N("_subclasses/fake_impls.py", "make_fast_binary_impl.*", "cpu", HOST),
+    N("_subclasses/fake_tensor.py", "*", "cpu", HOST),
+    N("_subclasses/fake_tensor.py", "*", "meta", META),
+    D("_subclasses/fake_tensor.py", "FakeTensor._normalize_fake_device", "cuda,xpu",
+      "a real CUDA/XPU context before fake tensors, which CUDA's autograd engine needs"),
+    D("_subclasses/fake_tensor.py", "FakeTensor._normalize_fake_device", "mps",
+      MPS + ": no is_initialized()"),
+    D("_subclasses/fake_tensor.py", "FakeTensorMode.avoid_device_init", "hpu", HPU),
+    D("_subclasses/meta_utils.py", "*", "*", XLA + " or storage (XLA, lazy tensors)"),
+    D("fx/passes/backends/cudagraphs.py", "*", "cuda", CUDAGRAPHS),
+    D("nn/attention/_fa[34].py", "*", "cuda", NVIDIA + ": FlashAttention 3/4"),
+    D("nn/attention/varlen.py", "*", "cuda", NVIDIA + ": variable-length flash attention"),
+    D("nn/attention/experimental/*", "*", "cuda", NVIDIA + ": fp8 attention"),
+    D("nn/attention/bias.py", "CausalBias._dispatch", "xpu",
+      EAGER + ": XPU's flash attention head-size alignment"),
+    R("nn/attention/flex_attention.py", "*", "cpu",
+      "cpu keeps stock's answer; other devices ask _flex_lowering (their record)"),
+    D("nn/attention/flex_attention.py", "*", "mps", MPS),
+    R("nn/attention/flex_attention.py", "_flex_lowering", "*", INTREE_KEYS),
+    D("nn/functional.py", "max_pool3d_with_indices", "cuda",
+      EAGER + ": CUDA's backward is not deterministic"),
+    D("nn/functional.py", "interpolate", "cpu", EAGER + ": cpu's backward is deterministic"),
+    D("nn/functional.py", "pad", "*", EAGER + ": CUDA's and XPU's backward is not deterministic"),
+    N("optim/*", "_multi_tensor_*", "cpu", HOST + " (step counters, scalar hyperparameters)"),
+    N("optim/*", "_fused_*", "cpu", HOST + " (a learning rate on the host)"),
+    D("optim/optimizer.py", "_disable_dynamo_if_unsupported.*", "cuda,xpu",
+      EAGER + ": cuda's and xpu's foreach kernels take no device tensor as a scalar"),
+    D("optim/optimizer.py", "Optimizer._accelerator_graph_capture_health_check", "cuda,xpu",
+      CUDAGRAPHS),
+    D("utils/cpp_extension.py", "_find_rocm_home", "hip", ROCM),
+    D("utils/cpp_extension.py", "*_paths", "*",
+      "CUDA's and SYCL's toolkit paths; other devices give their C++ build options through"
+      " their record"),
 ]
 
 

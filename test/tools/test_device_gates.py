@@ -7,12 +7,15 @@ the last class checks that every branch of this checkout's series has a verdict.
 
 import contextlib
 import io
+import json
 import tempfile
 import textwrap
 from pathlib import Path
 
+import torch
 from torch.testing._internal.common_utils import run_tests, TestCase
 
+from extension_backends.testing import run_python
 from tools import device_gates as gates
 from tools.device_gates import D, L, N
 
@@ -82,7 +85,7 @@ class TestScan(Trees):
     def test_series_file_replaces_stock_and_stock_fills_in(self):
         write(self.stock, "torch/_inductor/a.py", 'def f(d):\n    return d == "cuda"\n')
         write(self.stock, "torch/_inductor/b.py", 'def g(d):\n    return d == "xpu"\n')
-        write(self.stock, "torch/_refs/c.py", 'def h(d):\n    return d == "mps"\n')
+        write(self.stock, "torch/nn/c.py", 'def h(d):\n    return d == "mps"\n')
         write(self.tree, "torch/_inductor/a.py", "def f(d):\n    return d.is_available()\n")
         report = self.report([])
         self.assertEqual([(b.rel, b.qualname) for b in report.unlisted],
@@ -160,6 +163,84 @@ class TestVerdicts(Trees):
         self.assertIn("counts as replaced", report.problems[0])
         report = self.report([L("_inductor/m.py", "f", "cuda", "why", "S999")])
         self.assertIn("unknown site S999", report.problems[0])
+
+
+class TestScope(Trees):
+    def test_compile_path_modules_are_scanned(self):
+        for rel in ("torch/_refs/__init__.py", "torch/_decomp/decompositions.py",
+                    "torch/nn/attention/flex_attention.py", "torch/_subclasses/fake_tensor.py",
+                    "torch/_meta_registrations.py", "torch/optim/adam.py"):
+            self.assertTrue(gates._in_scope(rel), rel)
+        self.assertFalse(gates._in_scope("torch/nn/modules/conv.py"))
+
+    def test_unscoped_branches_are_those_that_ran(self):
+        source = ('def ran(d):\n    return d == "cuda"\n\n'
+                  '@staticmethod\ndef decorated(d):\n    return d == "xpu"\n\n'
+                  'def idle(d):\n    return d == "mps"\n')
+        for rel in ("torch/nn/m.py", "torch/_refs/m.py", "torch/overrides.py"):
+            write(self.tree, rel, source)
+        # (file, first line of the code object) as a profile gives them.
+        ran = [(rel, line) for rel in ("torch/nn/m.py", "torch/_refs/m.py", "torch/overrides.py")
+               for line in (1, 4)]
+        found = gates.unscoped_branches(ran, self.tree)
+        self.assertEqual([(b.rel, b.qualname) for b in found],
+                         [("torch/nn/m.py", "ran"), ("torch/nn/m.py", "decorated")])
+
+    def test_branches_a_compile_runs_are_in_scope(self):
+        # Profile a compile (a training step with convolution, normalisations,
+        # attention and an optimizer, on the C++-scheduled fake device) and list
+        # the branches on device names it ran outside SCOPE and OUTSIDE_SCOPE.
+        proc = run_python(
+            """
+            import cProfile, json, os
+            import torch
+            import torch.nn as nn, torch.nn.functional as F
+            from extension_backends.cpp.extension_codegen_backend import (
+                register_compile_backend,
+            )
+            from extension_backends.extension_device import register
+            from torch._inductor import config
+
+            register("extension_device")
+            register_compile_backend("extension_device")
+
+            class Block(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.conv, self.gn = nn.Conv2d(4, 8, 3), nn.GroupNorm(2, 8)
+                    self.ln = nn.LayerNorm(16)
+
+                def forward(self, x):
+                    q = self.ln(F.silu(self.gn(self.conv(x))).flatten(2)).unflatten(1, (2, 4))
+                    attn = (q @ q.transpose(-1, -2)).softmax(-1) @ q
+                    return attn.sum() + F.scaled_dot_product_attention(q, q, q).sum()
+
+            block = Block().to("extension_device")
+            x = torch.randn(2, 4, 6, 6, device="extension_device")
+            opt = torch.optim.SGD(block.parameters(), lr=0.1)
+
+            def step():
+                loss = block(x)
+                loss.backward()
+                opt.step()
+                return loss
+
+            profile = cProfile.Profile()
+            with config.patch(fx_graph_cache=False), profile:
+                torch.compile(step)()
+            site = os.path.dirname(os.path.dirname(torch.__file__))
+            print(json.dumps(sorted({
+                (os.path.relpath(e.code.co_filename, site), e.code.co_firstlineno)
+                for e in profile.getstats() if not isinstance(e.code, str)
+            })))
+            """
+        )
+        ran = [tuple(item) for item in json.loads(proc.stdout.splitlines()[-1])]
+        self.assertTrue(any(rel.startswith("torch/_refs/") for rel, _ in ran))
+        site = Path(torch.__file__).resolve().parents[1]
+        self.assertEqual(
+            [f"{b.rel}:{b.line} {b.qualname}: {b.snippet}"
+             for b in gates.unscoped_branches(ran, site)], [])
 
 
 class TestSiteTable(TestCase):
