@@ -133,6 +133,31 @@ def decomposed_and_lowered_ops() -> Callable[[], object]:
 
     return run
 
+@corpus_item("normalizations")
+def normalizations() -> Callable[[], object]:
+    """GroupNorm and LayerNorm, forward and backward: their decompositions and
+    variance reductions are the C++ backend's, which an out-of-tree
+    C++-scheduled device now asks for too (IND-9); cpu's code must not change."""
+    torch.manual_seed(0)
+    group, layer = torch.nn.GroupNorm(4, 16), torch.nn.LayerNorm(32)
+    g = _gen()
+    x = torch.randn(2, 16, 4, 4, generator=g, requires_grad=True)
+    y = torch.randn(4, 8, 32, generator=g, requires_grad=True)
+
+    def fn(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        var, mean = torch.var_mean(y, dim=-1)
+        return group(x).sum() + layer(y).sum() + (var * mean).sum()
+
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True)
+
+    def run() -> object:
+        out = compiled(x, y)
+        out.backward()
+        return out
+
+    return run
+
+
 @corpus_item("cpu_side_stream")
 def cpu_side_stream() -> Callable[[], object]:
     """Multi-stream code on cpu, whose interface exposes no streams: stock 2.13
