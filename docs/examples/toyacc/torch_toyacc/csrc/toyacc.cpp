@@ -5,7 +5,8 @@
 //   2. a device guard (one device; streams and events, all synchronous),
 //   3. PrivateUse1 hooks, which make toyacc the current `torch.accelerator`,
 //   4. kernels for tensor creation, copies and views, and a boxed fallback
-//      that runs every other operator with the CPU kernels.
+//      that runs every other operator with the CPU kernels (registered by
+//      name for the few the dispatcher would otherwise decompose).
 // It defines no Python bindings: the Python side (torch_toyacc/runtime.py)
 // reaches it through `torch.accelerator` and `torch.Stream`/`torch.Event`.
 // A real backend replaces each part with calls into its driver.
@@ -323,6 +324,16 @@ void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+}
+
+// Operators with a CompositeImplicitAutograd kernel beside the CPU one: the
+// dispatcher prefers that decomposition to a fallback, so they are registered
+// by name, or compiled training code would differ from cpu's.
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  for (const char* name :
+       {"silu_backward", "mish_backward", "native_channel_shuffle"}) {
+    m.impl(name, torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+  }
 }
 
 } // namespace
