@@ -821,12 +821,17 @@ def build_report(tree: Path = REPO, stock: Path | None = None,
                  verdicts: list[Verdict] = VERDICTS) -> Report:
     stock = stock if stock is not None else stock_torch_root(tree)
     errors: list[str] = []
-    branches = scan(tree_files(tree, stock), errors)
+    files = tree_files(tree, stock)
+    branches = scan(files, errors)
     classified, stale = classify(branches, verdicts)
     gone = []
     if stock is not None:
-        before = collections.Counter(
-            b.key for b in scan({r: p for r, p in _py_files(stock).items() if _in_scope(r)}))
+        stock_files = {r: p for r, p in _py_files(stock).items() if _in_scope(r)}
+        # A file the series does not have was scanned above as the stock one.
+        shared = {r for r, p in stock_files.items() if files.get(r) == p}
+        before = collections.Counter(b.key for b in branches if b.rel in shared)
+        before.update(b.key for b in scan({r: p for r, p in stock_files.items()
+                                           if r not in shared}))
         after = collections.Counter(b.key for b in branches)
         gone = [(k, n - after[k]) for k, n in before.items() if after[k] < n]
     return Report(classified, stale, gone, errors + site_problems(classified))
