@@ -232,10 +232,10 @@ class DeviceOperatorPolicyRegistryTests(TestCase):
 
         first, second = excluding_policy("1"), excluding_policy("2")
         register_device_operator_policy(first)
-        before = device_interface._registry_generation
+        before = device_interface._generation()
         register_device_operator_policy(second)
         self.assertIs(get_device_operator_policy(DEVICE), second)
-        self.assertGreater(device_interface._registry_generation, before)
+        self.assertGreater(device_interface._generation(), before)
         # An equal policy replaces it too.
         again = excluding_policy("2")
         register_device_operator_policy(again)

@@ -16,7 +16,7 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import missing_hook, report
+from torch._inductor.device_report import _misspelt_hooks, missing_hook, report
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -47,6 +47,7 @@ class DeviceReportTests(TestCase):
         self.assertIn("ATen device type         at::kPrivateUse1", text)
         self.assertIn("side stream                        ok (matches eager)", text)
         self.assertIn("All programs match eager.", text)
+        self.assertRegex(text, r"misspelt hooks +none\n")
 
     def test_missing_device_op_overrides_are_named(self):
         register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
@@ -75,6 +76,23 @@ class DeviceReportTests(TestCase):
         self.assertFalse(ok)
         self.assertRegex(text, r"codegen backend +none -> implement register_backend_for_device")
         self.assertRegex(text, r"MLP inference +FAIL .*register_backend_for_device")
+
+    def test_misspelt_hook_is_named(self):
+        # The report checks hook names; registering a backend does not.
+        class Misspelt(ExtensionDeviceInterface):
+            @staticmethod
+            def is_gpus():
+                return True
+
+            compiler_flags_for_vendor = ()
+
+        found = _misspelt_hooks(type("Typo", (Misspelt,), {"exposes_stream": None}))
+        self.assertEqual(
+            found,
+            "Typo.exposes_stream (did you mean exposes_streams?), "
+            "Misspelt.is_gpus (did you mean is_gpu?)",
+        )
+        self.assertEqual(_misspelt_hooks(ExtensionDeviceInterface), "none")
 
     def test_default_member_that_raised_is_named(self):
         try:

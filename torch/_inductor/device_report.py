@@ -10,6 +10,7 @@ implement. Exits with 0 iff every program matches eager.
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import importlib.metadata
 import re
@@ -35,7 +36,7 @@ _MESSAGE_HOOKS = [
     (r"No interface for device",
      "register_interface_for_device_PrivateUse1(<DeviceInterface subclass>)"),
     (r"on none of the device's C\+\+ include directories",
-     "DeviceOpOverrides.get_cpp_torch_device_options (the header's include dir)"),
+     "register_cpp_device_options(<device>, ...) (the header's include dir)"),
     (r"Triton has no backend named|triton not built with",
      "DeviceInterface.triton_backend_name (install that Triton backend)"),
     (r"Could not load the Inductor backend", "the backend loader named in the error"),
@@ -104,6 +105,24 @@ def _probe(fn: Callable[[], Any]) -> str:
     return "none" if value is None or value in ("", [], ()) else str(value)
 
 
+def _misspelt_hooks(iface: Any) -> str:
+    """Public attributes of the interface's own classes that are no
+    ``DeviceInterface`` member but close to one: hooks that are never called."""
+    from torch._dynamo.device_interface import DeviceInterface
+
+    members = [name for name in dir(DeviceInterface) if not name.startswith("_")]
+    found = []
+    for klass in iface.__mro__:
+        if klass.__module__ == DeviceInterface.__module__ or klass is object:
+            continue
+        for name in vars(klass):
+            if name.startswith("_") or name in members:
+                continue
+            if close := difflib.get_close_matches(name, members, n=1, cutoff=0.85):
+                found.append(f"{klass.__name__}.{name} (did you mean {close[0]}?)")
+    return ", ".join(found) or "none"
+
+
 def _names(items: Any) -> str:
     return ", ".join(sorted(getattr(i, "name", str(i)) for i in items)) or "none"
 
@@ -132,12 +151,12 @@ def _resolve(device: str) -> tuple[Any, str, str]:
 
 
 def _loaders(device: str) -> str:
-    from torch._dynamo import device_interface as di
+    from torch._inductor.codegen import common
 
     found = []
-    if device in di.device_backend_loaders:
-        found.append(f"register_device_backend_loader: {di.device_backend_loaders[device]!r}")
-    eps = importlib.metadata.entry_points(group=di.BACKEND_ENTRY_POINT_GROUP)
+    if device in common.device_backend_loaders:
+        found.append(f"register_device_backend_loader: {common.device_backend_loaders[device]!r}")
+    eps = importlib.metadata.entry_points(group=common.BACKEND_ENTRY_POINT_GROUP)
     found += [f"entry point '{ep.name} = {ep.value}' of '{ep.dist.name if ep.dist else '?'}'"
               for ep in eps if ep.name == device]
     found += [f"torch.{device}.{name}" for name in ("_inductor_backend_init", "Scheduling")
@@ -168,6 +187,7 @@ def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("Triton backend name", lambda: iface.triton_backend_name() or
          "none (Triton's active driver)"),
         ("framework features", lambda: _names(iface.backend_features())),
+        ("misspelt hooks", lambda: _misspelt_hooks(iface)),
     ]
     return (identity if iface is not None else []) + [
         ("Scheduling", lambda: common.get_scheduling_for_device(device)),
