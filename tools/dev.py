@@ -346,11 +346,9 @@ def cmd_test(args: list[str]) -> int:
     return rc
 
 
-def cmd_demo(args: list[str]) -> int:
+def cmd_demo() -> int:
     python = setup()
-    return subprocess.run(
-        [str(python), "tools/demo.py", *args], cwd=REPO, env=run_env()
-    ).returncode
+    return subprocess.run([str(python), "tools/demo.py"], cwd=REPO, env=run_env()).returncode
 
 
 def cmd_import(paths: list[str], commit: bool) -> int:
@@ -425,21 +423,31 @@ def cmd_check_stack(run_tests: bool, only: list[str] | None, sample: int | None)
     return 1 if problems else 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per command."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     for name in ("setup", "overlay", "restore", "status"):
         sub.add_parser(name)
-    p = sub.add_parser("check")
-    p.add_argument("--stack", action="store_true")
-    p.add_argument("--no-tests", action="store_true")
+    about = ("check that import commits are pristine, the export round-trips, no device "
+             "branch lacks a verdict and no function grows over 80 lines; --stack: check "
+             "the stack of patches instead")
+    p = sub.add_parser("check", help=about, description=about)
+    p.add_argument("--stack", action="store_true",
+                   help="apply the stack patch by patch to pristine 2.13.0, import torch "
+                        "from each state and run that patch's tests")
+    p.add_argument("--no-tests", action="store_true",
+                   help="with --stack: apply and import each state, run no tests")
     p.add_argument("--patch", action="append", metavar="NAME",
                    help="run the tests of this patch only (repeatable)")
     p.add_argument("--sample", type=int, metavar="N",
                    help="run N of each patch's tests instead of all: the quickest ones the "
                         "latest suite run measured (none measured: spread evenly)")
-    for name in ("test", "demo", "diff", "bench"):
+    about = ("set everything up, then print the device report of the fake device renamed "
+             "'acc' (exit 0 iff its programs match eager)")
+    sub.add_parser("demo", help=about, description=about)
+    for name in ("test", "diff", "bench"):
         sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
     p = sub.add_parser("import")
     p.add_argument("paths", nargs="+")
@@ -447,18 +455,22 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("export")
     p.add_argument("-o", "--output")
     p.add_argument("--stack", metavar="DIR")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("test", "demo", "diff", "bench"):
+    if argv and argv[0] in ("test", "diff", "bench"):
         # Everything after the command goes to the tool it runs, verbatim.
         ns = argparse.Namespace(cmd=argv[0], args=argv[1:])
     else:
-        ns = parser.parse_args(argv)
+        ns = parser().parse_args(argv)
 
     try:
         if ns.cmd == "test":
             return cmd_test(ns.args)
         if ns.cmd == "demo":
-            return cmd_demo(ns.args)
+            return cmd_demo()
         if ns.cmd == "setup":
             setup()
         elif ns.cmd == "overlay":
