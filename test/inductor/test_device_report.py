@@ -1,6 +1,7 @@
 # Owner(s): ["module: inductor"]
 """``torch._inductor.device_report`` on the fake device, complete and incomplete."""
 
+import contextlib
 import io
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import missing_hook, report
+from torch._inductor.device_report import main, missing_hook, report
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -75,6 +76,34 @@ class DeviceReportTests(TestCase):
         self.assertFalse(ok)
         self.assertRegex(text, r"codegen backend +none -> implement register_backend_for_device")
         self.assertRegex(text, r"MLP inference +FAIL .*register_backend_for_device")
+
+    def test_unknown_device_name_is_said_in_a_few_lines(self):
+        out = io.StringIO()
+        self.assertFalse(report(DEVICE[:-1], file=out))
+        lines = out.getvalue().splitlines()
+        self.assertLessEqual(len(lines), 6, lines)
+        self.assertEqual(
+            lines[0],
+            f"'{DEVICE[:-1]}' is not a device type in this process; did you mean '{DEVICE}'?",
+        )
+        self.assertEqual(lines[1], f"PrivateUse1 is called '{DEVICE}' here.")
+        self.assertRegex(lines[2], r"^Installed backends \('torch_inductor_backends' entry points\)")
+        self.assertIn("python -m torch._inductor.device_report", lines[3])
+        self.assertIn("--import <package>", lines[3])
+        with contextlib.redirect_stdout(io.StringIO()) as stdout:
+            self.assertEqual(main(["nosuchdev"]), 2)
+        self.assertTrue(stdout.getvalue().startswith(
+            "'nosuchdev' is not a device type in this process."), stdout.getvalue())
+
+    def test_import_of_a_missing_module_is_one_line(self):
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            self.assertEqual(main([DEVICE, "--import", "no_such_backend_package"]), 2)
+        self.assertRegex(
+            stderr.getvalue(),
+            r"^Cannot import 'no_such_backend_package': there is no module "
+            r"'no_such_backend_package' in this environment \(.*\); install the backend's "
+            r"package here\.\n$",
+        )
 
     def test_default_member_that_raised_is_named(self):
         try:

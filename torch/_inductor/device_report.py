@@ -4,12 +4,14 @@
 
 Prints one line per answer of the device registries, then compiles a few
 standard programs on the device against eager; a failure names the hook to
-implement. Exits with 0 iff every program matches eager.
+implement. Exits with 0 iff every program matches eager, 1 if one does
+not, and 2 if the device or a module to import is unknown.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import importlib.metadata
 import re
@@ -275,12 +277,45 @@ def _outcome(device: str, iface: Any, program: Callable[..., None], options: dic
     return "ok (matches eager)"
 
 
+def _is_device_type(device: str) -> bool:
+    try:
+        torch.device(device)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _not_a_device(device: str) -> list[str]:
+    """What to say about ``device`` when it is not a device type in this
+    process, though its backend loaders, if any, have run."""
+    from torch._dynamo.device_interface import BACKEND_ENTRY_POINT_GROUP
+
+    name = torch._C._get_privateuse1_backend_name()
+    group = BACKEND_ENTRY_POINT_GROUP
+    installed = sorted({ep.name for ep in importlib.metadata.entry_points(group=group)})
+    known = installed + ([name] if name != "privateuseone" else [])
+    guess = difflib.get_close_matches(device, known, n=1)
+    return [
+        f"'{device}' is not a device type in this process"
+        + (f"; did you mean '{guess[0]}'?" if guess else "."),
+        f"PrivateUse1 is called '{name}' here" + (
+            ": no backend package has renamed it." if name == "privateuseone" else "."),
+        f"Installed backends ('{group}' entry points): {', '.join(installed) or 'none'}.",
+        "For a backend that its package sets up when imported: "
+        f"python -m torch._inductor.device_report {device} --import <package>",
+    ]
+
+
 def report(device: str, file: TextIO | None = None) -> bool:
     """Prints the report on the device type ``device`` to ``file`` (default:
     stdout); True iff every program compiled and matched eager."""
     write = functools.partial(print, file=file or sys.stdout, flush=True)
     device = device.partition(":")[0]
     iface, source, backend = _resolve(device)
+    if not _is_device_type(device):
+        for line in _not_a_device(device):
+            write(line)
+        return False
     write(f"Device '{device}' as the compile stack sees it (torch {torch.__version__})")
     for label, fn in [("DeviceInterface", lambda: source), ("codegen backend", lambda: backend),
                       *_answers(device, iface)]:
@@ -302,8 +337,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="a module to import first (the backend's package)")
     args = parser.parse_args(argv)
     for name in args.modules:
-        importlib.import_module(name)
-    return 0 if report(args.device) else 1
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name is None or not (name + ".").startswith(err.name + "."):
+                raise  # the package is there, but an import inside it failed
+            print(f"Cannot import '{name}': there is no module '{err.name}' in this "
+                  f"environment ({sys.executable}); install the backend's package here.",
+                  file=sys.stderr)
+            return 2
+    if report(args.device):
+        return 0
+    return 1 if _is_device_type(args.device.partition(":")[0]) else 2
 
 
 if __name__ == "__main__":
