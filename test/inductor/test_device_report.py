@@ -6,6 +6,8 @@ import io
 import sys
 from pathlib import Path
 
+import torch
+
 TEST_DIR = Path(__file__).resolve().parent
 if str(TEST_DIR) not in sys.path:
     sys.path.insert(0, str(TEST_DIR))
@@ -17,7 +19,7 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import main, missing_hook, report
+from torch._inductor.device_report import _describe, main, missing_hook, report
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -103,6 +105,28 @@ class DeviceReportTests(TestCase):
             r"^Cannot import 'no_such_backend_package': there is no module "
             r"'no_such_backend_package' in this environment \(.*\); install the backend's "
             r"package here\.\n$",
+        )
+
+    def test_wrapped_error_is_described_by_its_root(self):
+        # Dynamo reports the missing attribute as an ObservedAttributeError
+        # without a message, raised while handling the AttributeError.
+        register_compile_backend(DEVICE)
+        module = torch.get_device_module(DEVICE)
+
+        def fn(x):
+            module.NoSuchStream()
+            return x + 1
+
+        with self.assertRaises(Exception) as caught:
+            torch.compile(fn, fullgraph=True)(torch.ones(2, device=DEVICE))
+        self.assertEqual(
+            missing_hook(caught.exception),
+            f"torch.{DEVICE}.NoSuchStream (the device module {module.__name__})",
+        )
+        self.assertRegex(
+            _describe(caught.exception),
+            rf"^AttributeError: module '{module.__name__}' has no attribute 'NoSuchStream' "
+            rf"-> implement torch\.{DEVICE}\.NoSuchStream ",
         )
 
     def test_default_member_that_raised_is_named(self):

@@ -73,12 +73,42 @@ def _chain(err: BaseException) -> list[BaseException]:
     return seen
 
 
+def _root(err: BaseException) -> BaseException:
+    """The informative error that ``err`` wraps: follows Inductor's inner
+    error and explicit causes, and, from an error with no message of its own
+    (Dynamo's ``Observed...`` errors), the error being handled when it was
+    raised."""
+    seen = [err]
+    while True:
+        inner = getattr(err, "inner_exception", None) or err.__cause__
+        if inner is None and not str(err).strip() and not err.__suppress_context__:
+            inner = err.__context__
+        if inner is None or inner in seen:
+            return err
+        seen.append(err := inner)
+
+
+def _missing_attribute(err: BaseException) -> str | None:
+    """``torch.<name>.<attr>`` for an ``AttributeError`` raised by a lookup on
+    the PrivateUse1 backend's device module."""
+    name = torch._C._get_privateuse1_backend_name()
+    module = getattr(torch, name, None)
+    if isinstance(err, AttributeError) and module is not None and err.name and (
+        getattr(err, "obj", None) is module
+    ):
+        return f"torch.{name}.{err.name} (the device module {module.__name__})"
+    return None
+
+
 def missing_hook(err: BaseException) -> str | None:
     """The hook whose absence raised ``err``: the default member it was raised
-    in, or the registration its message asks for; None if it names none."""
+    in, the device module's member that a lookup missed, or the registration
+    its message asks for; None if it names none."""
     for e in _chain(err):
         frames = list(traceback.walk_tb(e.__traceback__))
         if frames and (hook := _base_members().get(frames[-1][0].f_code)):
+            return hook
+        if hook := _missing_attribute(e):
             return hook
     text = "\n".join(str(e) for e in _chain(err))
     return next((hook for pattern, hook in _MESSAGE_HOOKS if re.search(pattern, text)), None)
@@ -86,8 +116,7 @@ def missing_hook(err: BaseException) -> str | None:
 
 def _describe(err: BaseException) -> str:
     """``Type: first line`` of the innermost wrapped error, and its hook."""
-    root = next((e for e in _chain(err) if e.__cause__ is None), err)
-    root = getattr(root, "inner_exception", None) or root
+    root = _root(err)
     line = next((line for line in str(root).splitlines() if line.strip()), "")
     hook = missing_hook(err)
     return f"{type(root).__name__}: {line}".strip() + (f" -> implement {hook}" if hook else "")
