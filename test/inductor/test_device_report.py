@@ -79,6 +79,12 @@ class DeviceReportTests(TestCase):
         self.assertRegex(text, r"codegen backend +none -> implement register_backend_for_device")
         self.assertRegex(text, r"MLP inference +FAIL .*register_backend_for_device")
 
+    def test_device_without_cpp_wrapper_has_no_header(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        _, text = self.run_report()
+        self.assertIn("  C++ wrapper header       none\n", text)
+
     def test_unknown_device_name_is_said_in_a_few_lines(self):
         out = io.StringIO()
         self.assertFalse(report(DEVICE[:-1], file=out))

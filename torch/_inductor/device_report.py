@@ -210,7 +210,8 @@ def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("ATen device type", lambda: cpp_utils.device_to_aten(device)),
         ("C++ options", lambda: " ".join(f"{k}={v}" for k, v in zip(
             fields.split(), cpp_builder.get_cpp_torch_device_options(device)) if v)),
-        ("C++ wrapper header", lambda: codecache._get_cpp_wrapper_header(device)),
+        ("C++ wrapper header", lambda: None if common.get_wrapper_codegen_for_device(
+            device, True) is None else codecache._get_cpp_wrapper_header(device)),
         ("backend loaders", lambda: _loaders(device)),
         ("compile options", lambda: "none" if (
             owner := common.get_custom_backend_config_for_device(device)) is None else
