@@ -3,7 +3,9 @@
 
 import contextlib
 import io
+import logging
 import sys
+import warnings
 from pathlib import Path
 
 import torch
@@ -19,7 +21,7 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import _describe, main, missing_hook, report
+from torch._inductor.device_report import _describe, _outcome, main, missing_hook, report
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -134,6 +136,25 @@ class DeviceReportTests(TestCase):
             rf"^AttributeError: module '{module.__name__}' has no attribute 'NoSuchStream' "
             rf"-> implement torch\.{DEVICE}\.NoSuchStream ",
         )
+
+    def test_programs_run_without_warnings_or_log_records(self):
+        records = []
+        handler = logging.Handler()
+        handler.emit = records.append
+        logger = logging.getLogger("test_device_report.program")
+        logger.addHandler(handler)
+        self.addCleanup(logger.removeHandler, handler)
+
+        def program(device, options):
+            logger.error("compiler noise")
+            warnings.warn("compiler warning")
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.assertEqual(_outcome(DEVICE, None, program, {}), "ok (matches eager)")
+        self.assertEqual((records, caught), ([], []))
+        logger.error("after the program")
+        self.assertEqual(len(records), 1)
 
     def test_default_member_that_raised_is_named(self):
         try:

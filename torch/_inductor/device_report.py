@@ -11,16 +11,18 @@ not, and 2 if the device or a module to import is unknown.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import functools
 import importlib.metadata
+import logging
 import re
 import sys
 import textwrap
 import traceback
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import torch
@@ -289,6 +291,20 @@ PROGRAMS = [
 ]
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No warnings and no log records but critical ones: the report says
+    whether a program matched eager, and what failed."""
+    disabled = logging.root.manager.disable
+    logging.disable(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(disabled)
+
+
 def _outcome(device: str, iface: Any, program: Callable[..., None], options: dict) -> str:
     """What running ``program`` says: ok, FAIL and why, or why it did not run."""
     from torch._inductor.codegen.common import get_wrapper_codegen_for_device
@@ -299,8 +315,7 @@ def _outcome(device: str, iface: Any, program: Callable[..., None], options: dic
         return "not applicable (no C++ wrapper registered for the device)"
     torch._dynamo.reset()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _quiet():
             program(device, options)
     except Exception as err:
         return f"FAIL {_describe(err)}"
