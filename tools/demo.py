@@ -12,6 +12,7 @@ eager.  The exit code is the report's: 0 iff every program matches eager.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -26,7 +27,8 @@ from tools import spec_status  # noqa: E402
 NAME = "acc"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     register(NAME)
     from extension_backends.cpp.extension_codegen_backend import (
         ExtensionGpuDeviceInterface,

@@ -1,9 +1,14 @@
 # Owner(s): ["module: inductor"]
 """``torch._inductor.device_report`` on the fake device, complete and incomplete."""
 
+import contextlib
 import io
+import logging
 import sys
+import warnings
 from pathlib import Path
+
+import torch
 
 TEST_DIR = Path(__file__).resolve().parent
 if str(TEST_DIR) not in sys.path:
@@ -16,7 +21,14 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import _misspelt_hooks, missing_hook, report
+from torch._inductor.device_report import (
+    _describe,
+    _misspelt_hooks,
+    _outcome,
+    main,
+    missing_hook,
+    report,
+)
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
@@ -93,6 +105,81 @@ class DeviceReportTests(TestCase):
             "Misspelt.is_gpus (did you mean is_gpu?)",
         )
         self.assertEqual(_misspelt_hooks(ExtensionDeviceInterface), "none")
+
+    def test_device_without_cpp_wrapper_has_no_header(self):
+        register_interface_for_device_PrivateUse1(ExtensionDeviceInterface)
+        register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen)
+        _, text = self.run_report()
+        self.assertIn("  C++ wrapper header       none\n", text)
+
+    def test_unknown_device_name_is_said_in_a_few_lines(self):
+        out = io.StringIO()
+        self.assertFalse(report(DEVICE[:-1], file=out))
+        lines = out.getvalue().splitlines()
+        self.assertLessEqual(len(lines), 6, lines)
+        self.assertEqual(
+            lines[0],
+            f"'{DEVICE[:-1]}' is not a device type in this process; did you mean '{DEVICE}'?",
+        )
+        self.assertEqual(lines[1], f"PrivateUse1 is called '{DEVICE}' here.")
+        self.assertRegex(lines[2], r"^Installed backends \('torch_inductor_backends' entry points\)")
+        self.assertIn("python -m torch._inductor.device_report", lines[3])
+        self.assertIn("--import <package>", lines[3])
+        with contextlib.redirect_stdout(io.StringIO()) as stdout:
+            self.assertEqual(main(["nosuchdev"]), 2)
+        self.assertTrue(stdout.getvalue().startswith(
+            "'nosuchdev' is not a device type in this process."), stdout.getvalue())
+
+    def test_import_of_a_missing_module_is_one_line(self):
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            self.assertEqual(main([DEVICE, "--import", "no_such_backend_package"]), 2)
+        self.assertRegex(
+            stderr.getvalue(),
+            r"^Cannot import 'no_such_backend_package': there is no module "
+            r"'no_such_backend_package' in this environment \(.*\); install the backend's "
+            r"package here\.\n$",
+        )
+
+    def test_wrapped_error_is_described_by_its_root(self):
+        # Dynamo reports the missing attribute as an ObservedAttributeError
+        # without a message, raised while handling the AttributeError.
+        register_compile_backend(DEVICE)
+        module = torch.get_device_module(DEVICE)
+
+        def fn(x):
+            module.NoSuchStream()
+            return x + 1
+
+        with self.assertRaises(Exception) as caught:
+            torch.compile(fn, fullgraph=True)(torch.ones(2, device=DEVICE))
+        self.assertEqual(
+            missing_hook(caught.exception),
+            f"torch.{DEVICE}.NoSuchStream (the device module {module.__name__})",
+        )
+        self.assertRegex(
+            _describe(caught.exception),
+            rf"^AttributeError: module '{module.__name__}' has no attribute 'NoSuchStream' "
+            rf"-> implement torch\.{DEVICE}\.NoSuchStream ",
+        )
+
+    def test_programs_run_without_warnings_or_log_records(self):
+        records = []
+        handler = logging.Handler()
+        handler.emit = records.append
+        logger = logging.getLogger("test_device_report.program")
+        logger.addHandler(handler)
+        self.addCleanup(logger.removeHandler, handler)
+
+        def program(device, options):
+            logger.error("compiler noise")
+            warnings.warn("compiler warning")
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.assertEqual(_outcome(DEVICE, None, program, {}), "ok (matches eager)")
+        self.assertEqual((records, caught), ([], []))
+        logger.error("after the program")
+        self.assertEqual(len(records), 1)
 
     def test_default_member_that_raised_is_named(self):
         try:

@@ -4,22 +4,25 @@
 
 Prints one line per answer of the device registries, then compiles a few
 standard programs on the device against eager; a failure names the hook to
-implement. Exits with 0 iff every program matches eager.
+implement. Exits with 0 iff every program matches eager, 1 if one does
+not, and 2 if the device or a module to import is unknown.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import functools
 import importlib.metadata
+import logging
 import re
 import sys
 import textwrap
 import traceback
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import torch
@@ -72,12 +75,42 @@ def _chain(err: BaseException) -> list[BaseException]:
     return seen
 
 
+def _root(err: BaseException) -> BaseException:
+    """The informative error that ``err`` wraps: follows Inductor's inner
+    error and explicit causes, and, from an error with no message of its own
+    (Dynamo's ``Observed...`` errors), the error being handled when it was
+    raised."""
+    seen = [err]
+    while True:
+        inner = getattr(err, "inner_exception", None) or err.__cause__
+        if inner is None and not str(err).strip() and not err.__suppress_context__:
+            inner = err.__context__
+        if inner is None or inner in seen:
+            return err
+        seen.append(err := inner)
+
+
+def _missing_attribute(err: BaseException) -> str | None:
+    """``torch.<name>.<attr>`` for an ``AttributeError`` raised by a lookup on
+    the PrivateUse1 backend's device module."""
+    name = torch._C._get_privateuse1_backend_name()
+    module = getattr(torch, name, None)
+    if isinstance(err, AttributeError) and module is not None and err.name and (
+        getattr(err, "obj", None) is module
+    ):
+        return f"torch.{name}.{err.name} (the device module {module.__name__})"
+    return None
+
+
 def missing_hook(err: BaseException) -> str | None:
     """The hook whose absence raised ``err``: the default member it was raised
-    in, or the registration its message asks for; None if it names none."""
+    in, the device module's member that a lookup missed, or the registration
+    its message asks for; None if it names none."""
     for e in _chain(err):
         frames = list(traceback.walk_tb(e.__traceback__))
         if frames and (hook := _base_members().get(frames[-1][0].f_code)):
+            return hook
+        if hook := _missing_attribute(e):
             return hook
     text = "\n".join(str(e) for e in _chain(err))
     return next((hook for pattern, hook in _MESSAGE_HOOKS if re.search(pattern, text)), None)
@@ -85,8 +118,7 @@ def missing_hook(err: BaseException) -> str | None:
 
 def _describe(err: BaseException) -> str:
     """``Type: first line`` of the innermost wrapped error, and its hook."""
-    root = next((e for e in _chain(err) if e.__cause__ is None), err)
-    root = getattr(root, "inner_exception", None) or root
+    root = _root(err)
     line = next((line for line in str(root).splitlines() if line.strip()), "")
     hook = missing_hook(err)
     return f"{type(root).__name__}: {line}".strip() + (f" -> implement {hook}" if hook else "")
@@ -199,7 +231,8 @@ def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("ATen device type", lambda: cpp_utils.device_to_aten(device)),
         ("C++ options", lambda: " ".join(f"{k}={v}" for k, v in zip(
             fields.split(), cpp_builder.get_cpp_torch_device_options(device)) if v)),
-        ("C++ wrapper header", lambda: codecache._get_cpp_wrapper_header(device)),
+        ("C++ wrapper header", lambda: None if common.get_wrapper_codegen_for_device(
+            device, True) is None else codecache._get_cpp_wrapper_header(device)),
         ("backend loaders", lambda: _loaders(device)),
         ("compile options", lambda: "none" if (
             owner := common.get_custom_backend_config_for_device(device)) is None else
@@ -277,6 +310,20 @@ PROGRAMS = [
 ]
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No warnings and no log records but critical ones: the report says
+    whether a program matched eager, and what failed."""
+    disabled = logging.root.manager.disable
+    logging.disable(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(disabled)
+
+
 def _outcome(device: str, iface: Any, program: Callable[..., None], options: dict) -> str:
     """What running ``program`` says: ok, FAIL and why, or why it did not run."""
     from torch._inductor.codegen.common import get_wrapper_codegen_for_device
@@ -287,12 +334,40 @@ def _outcome(device: str, iface: Any, program: Callable[..., None], options: dic
         return "not applicable (no C++ wrapper registered for the device)"
     torch._dynamo.reset()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _quiet():
             program(device, options)
     except Exception as err:
         return f"FAIL {_describe(err)}"
     return "ok (matches eager)"
+
+
+def _is_device_type(device: str) -> bool:
+    try:
+        torch.device(device)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _not_a_device(device: str) -> list[str]:
+    """What to say about ``device`` when it is not a device type in this
+    process, though its backend loaders, if any, have run."""
+    from torch._inductor.codegen.common import BACKEND_ENTRY_POINT_GROUP
+
+    name = torch._C._get_privateuse1_backend_name()
+    group = BACKEND_ENTRY_POINT_GROUP
+    installed = sorted({ep.name for ep in importlib.metadata.entry_points(group=group)})
+    known = installed + ([name] if name != "privateuseone" else [])
+    guess = difflib.get_close_matches(device, known, n=1)
+    return [
+        f"'{device}' is not a device type in this process"
+        + (f"; did you mean '{guess[0]}'?" if guess else "."),
+        f"PrivateUse1 is called '{name}' here" + (
+            ": no backend package has renamed it." if name == "privateuseone" else "."),
+        f"Installed backends ('{group}' entry points): {', '.join(installed) or 'none'}.",
+        "For a backend that its package sets up when imported: "
+        f"python -m torch._inductor.device_report {device} --import <package>",
+    ]
 
 
 def report(device: str, file: TextIO | None = None) -> bool:
@@ -301,6 +376,10 @@ def report(device: str, file: TextIO | None = None) -> bool:
     write = functools.partial(print, file=file or sys.stdout, flush=True)
     device = device.partition(":")[0]
     iface, source, backend = _resolve(device)
+    if not _is_device_type(device):
+        for line in _not_a_device(device):
+            write(line)
+        return False
     write(f"Device '{device}' as the compile stack sees it (torch {torch.__version__})")
     for label, fn in [("DeviceInterface", lambda: source), ("codegen backend", lambda: backend),
                       *_answers(device, iface)]:
@@ -322,8 +401,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="a module to import first (the backend's package)")
     args = parser.parse_args(argv)
     for name in args.modules:
-        importlib.import_module(name)
-    return 0 if report(args.device) else 1
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name is None or not (name + ".").startswith(err.name + "."):
+                raise  # the package is there, but an import inside it failed
+            print(f"Cannot import '{name}': there is no module '{err.name}' in this "
+                  f"environment ({sys.executable}); install the backend's package here.",
+                  file=sys.stderr)
+            return 2
+    if report(args.device):
+        return 0
+    return 1 if _is_device_type(args.device.partition(":")[0]) else 2
 
 
 if __name__ == "__main__":
