@@ -5,7 +5,7 @@ first).  It renames the fake PrivateUse1 device ``extension_device`` to
 ``acc``, registers its eager runtime and its compile backend (GPU-class, C++
 kernels: its memory is host memory) through public registration calls only
 (``test/inductor/extension_backends``), then prints
-``python -m torch._inductor.device_report acc``'s report: how the compile
+``python3 tools/dev.py report acc``'s report: how the compile
 stack sees the device, and a few standard programs compiled and compared with
 eager.  The exit code is the report's: 0 iff every program matches eager.
 """
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         ExtensionGpuDeviceInterface,
         register_compile_backend,
     )
-    from torch._inductor.device_report import report
+    from tools.device_report import report
 
     register_compile_backend(NAME, ExtensionGpuDeviceInterface)
     ok = report(NAME)

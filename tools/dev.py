@@ -5,6 +5,9 @@
     python3 tools/dev.py test [ARGS]     set up if needed, run the test suite on
                                          parallel workers (ARGS go to pytest;
                                          `-n 0`: one process)
+    python3 tools/dev.py report DEVICE [--import MODULE]
+                                         how the compile stack sees DEVICE, and
+                                         whether standard programs compile on it
 
 Plumbing (each sets up only what it needs):
 
@@ -346,6 +349,12 @@ def cmd_test(args: list[str]) -> int:
     return rc
 
 
+def cmd_report(args: list[str]) -> int:
+    python = setup()
+    return subprocess.run([str(python), "tools/device_report.py", *args], cwd=REPO,
+                          env=run_env()).returncode
+
+
 def cmd_demo() -> int:
     python = setup()
     return subprocess.run([str(python), "tools/demo.py"], cwd=REPO, env=run_env()).returncode
@@ -447,7 +456,7 @@ def parser() -> argparse.ArgumentParser:
     about = ("set everything up, then print the device report of the fake device renamed "
              "'acc' (exit 0 iff its programs match eager)")
     sub.add_parser("demo", help=about, description=about)
-    for name in ("test", "diff", "bench"):
+    for name in ("test", "diff", "bench", "report"):
         sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
     p = sub.add_parser("import")
     p.add_argument("paths", nargs="+")
@@ -460,7 +469,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("test", "diff", "bench"):
+    if argv and argv[0] in ("test", "diff", "bench", "report"):
         # Everything after the command goes to the tool it runs, verbatim.
         ns = argparse.Namespace(cmd=argv[0], args=argv[1:])
     else:
@@ -471,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_test(ns.args)
         if ns.cmd == "demo":
             return cmd_demo()
+        if ns.cmd == "report":
+            return cmd_report(ns.args)
         if ns.cmd == "setup":
             setup()
         elif ns.cmd == "overlay":

@@ -451,21 +451,7 @@ Vendors replace `InductorChoices.can_fuse`, thread FX graphs through
 process-wide to get these per-device answers.
 """,
         RFC3,
-    ),    Patch(
-        "device-report",
-        "[inductor] A device report: how the compile stack sees a device",
-        """
-`python -m torch._inductor.device_report <device>` prints the device's record
-as Dynamo and Inductor see it, compiles a few standard programs there against
-eager, and names the hook to implement for each failure.
-""",
-        """
-A vendor has no way to see which hooks the compile stack found for the device.
-""",
-        RFC_MAIN + ".",
-    ),
-
-]
+    ),]
 
 # The review budget of one pull request: added non-blank lines of code under
 # torch/ (tests and docs not counted). `check --stack` reports a patch over it.
@@ -482,7 +468,6 @@ SERIES = [
      ["flush-before-extern", "first-non-cpu-device", "traced-set-device"], None),
     ("operator policy", ["policy", "policy-config"], None),
     ("vendor hooks", ["gates", "dynamo-hooks", "vendor-hooks"], None),
-    ("device report", ["device-report"], None),
 ]
 
 _FAKE = "registry"
@@ -631,7 +616,6 @@ FILES: dict[str, object] = {
     "torch/_inductor/codegen/simd.py": "vendor-hooks",
     "torch/_inductor/fx_passes/joint_graph.py": "policy-config",
     "torch/_functorch/_aot_autograd/streams.py": "gates",
-    "torch/_inductor/device_report.py": "device-report",
     "torch/_inductor/codegen/cpp_utils.py": "aten",
     "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
     "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
@@ -713,7 +697,7 @@ FILES: dict[str, object] = {
         (r"def test_backend_features\(", "features"),
         (r"def test_cuda_tables_are_stock_and_trace_rules_have_one_door\(", "dynamo-functions"),
         (r"def test_discovery_is_not_retried_on_every_lookup\(|^class LazyDiscoveryTest", "discovery"),
-        (r"def test_registration_runs_no_hook_name_check\(", "device-report"),
+        (r"def test_registration_runs_no_hook_name_check\(", "registry"),
         (r"^_safe_probe,$|^class (SafeProbeTest|LayeringTest)", "inductor-identity"),
         (r"def test_compile_fx_gates\(", "gates"),
         (r"def test_(triton_unavailable_error|in_tree_triton_checks_raise_triton_unavailable_error)\(",
@@ -775,17 +759,15 @@ FILES: dict[str, object] = {
     "test/inductor/test_compile_fx_device_gates.py": "gates",
     "test/dynamo/test_device_dynamo_hooks.py": "dynamo-hooks",
     "test/inductor/test_protected_memory.py": "inductor-streams",
-    "test/inductor/test_device_report.py": "device-report",
-    "test/inductor/test_example_protacc.py": "device-report",
-    "test/inductor/test_example_tritonacc.py": "device-report",
+    "test/inductor/test_example_protacc.py": "fake-device",
+    "test/inductor/test_example_tritonacc.py": "triton",
     "test/inductor/test_example_guide.py": "vendor-hooks",
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
-    "docs/examples/protacc/*": "device-report",
-    "docs/examples/tritonacc/*": "device-report",
+    "docs/examples/tritonacc/*": "triton",
     "docs/examples/*": "fake-device",
     # The requirements the guide's headings cite by ID, from the first patch on.
     "docs/contract.md": "registry",
@@ -811,7 +793,8 @@ FILES: dict[str, object] = {
          r"^### Device state in the cache keys", "policy-config"),
         (r"^## 7\. Triton backends", "triton"),
         (r"^## Known limits", "fake-device"),
-        (r"^## The (protected-memory|Triton) example|^## Device report", "device-report"),
+        (r"^## The protected-memory example|^## Device report", "fake-device"),
+        (r"^## The Triton example", "triton"),
         (r"^### (Fusion choices for your device|A graph-level codegen|Your kernels' types)|"
          r"^## Reference: the members", "vendor-hooks"),
         (r"^### A custom Dynamo backend: Dynamo options", "dynamo-hooks"),

@@ -31,7 +31,7 @@ EXCERPT = re.compile(r"# from (docs/examples/\S+)\n")
 RUNNER = """
 import sys, textwrap, traceback
 import torch_toyacc
-from torch._inductor.device_report import report
+from tools.device_report import report
 print("report ok" if report("toyacc") else "report FAILED")
 for i, block in enumerate(BLOCKS):
     try:

@@ -1,8 +1,8 @@
 """How the compile stack sees a device, and whether standard programs compile on it.
 
-    python -m torch._inductor.device_report <device> [--import MODULE]
+    python3 tools/dev.py report <device> [--import MODULE]
 
-Prints one line per answer of the device registries, then compiles a few
+(which runs this file in the project environment). Prints one line per answer of the device registries, then compiles a few
 standard programs on the device against eager; a failure names the hook to
 implement. Exits with 0 iff every program matches eager, 1 if one does
 not, and 2 if the device or a module to import is unknown.
@@ -366,7 +366,7 @@ def _not_a_device(device: str) -> list[str]:
             ": no backend package has renamed it." if name == "privateuseone" else "."),
         f"Installed backends ('{group}' entry points): {', '.join(installed) or 'none'}.",
         "For a backend that its package sets up when imported: "
-        f"python -m torch._inductor.device_report {device} --import <package>",
+        f"python3 tools/dev.py report {device} --import <package>",
     ]
 
 
@@ -395,7 +395,7 @@ def report(device: str, file: TextIO | None = None) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m torch._inductor.device_report")
+    parser = argparse.ArgumentParser(prog="python3 tools/dev.py report")
     parser.add_argument("device", help="a device type, e.g. the renamed PrivateUse1 backend")
     parser.add_argument("--import", dest="modules", action="append", default=[],
                         help="a module to import first (the backend's package)")

@@ -1,5 +1,5 @@
 # Owner(s): ["module: inductor"]
-"""``torch._inductor.device_report`` on the fake device, complete and incomplete."""
+"""``tools/device_report.py`` on the fake device, complete and incomplete."""
 
 import contextlib
 import io
@@ -21,7 +21,7 @@ from torch._inductor.codegen.common import (
 )
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
-from torch._inductor.device_report import (
+from tools.device_report import (
     _describe,
     _misspelt_hooks,
     _outcome,
@@ -123,7 +123,7 @@ class DeviceReportTests(TestCase):
         )
         self.assertEqual(lines[1], f"PrivateUse1 is called '{DEVICE}' here.")
         self.assertRegex(lines[2], r"^Installed backends \('torch_inductor_backends' entry points\)")
-        self.assertIn("python -m torch._inductor.device_report", lines[3])
+        self.assertIn("python3 tools/dev.py report", lines[3])
         self.assertIn("--import <package>", lines[3])
         with contextlib.redirect_stdout(io.StringIO()) as stdout:
             self.assertEqual(main(["nosuchdev"]), 2)
