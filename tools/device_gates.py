@@ -286,6 +286,8 @@ CPU_ITSELF = "the cpu device's own (stock) answer; every other device asks its r
 CPP_CPU = "a C++-backend heuristic keyed on cpu: a C++-scheduled device misses it"
 TRITON_NAMES = "in-tree GPU names where a Triton-scheduled device would take the same path"
 INTREE_KEYS = "in-tree devices keep stock's answer; other devices ask their record"
+FEATURES = ("in-tree devices keep stock's answer; an out-of-tree device declares the"
+            " BackendFeature")
 
 VERDICTS: list[Verdict] = [
     N("*", "*", "privateuseone", PU1),
@@ -444,6 +446,17 @@ VERDICTS: list[Verdict] = [
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     R("_inductor/codecache.py", "_is_glue", "cpu", INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
+    R("_inductor/kernel/mm_common.py", "supports_out_dtype", "cuda,xpu",
+      FEATURES + " (MM_OUT_DTYPE)", "S77"),
+    R("_inductor/kernel/mm_common.py", "use_native_matmul", "cuda,xpu",
+      FEATURES + " (NATIVE_MATMUL)", "S78"),
+    R("_inductor/kernel/bmm.py", "tuned_bmm", "cuda,xpu", FEATURES + " (NATIVE_MATMUL)", "S78"),
+    R("_inductor/scheduler.py", "_is_gpu_triton_backend", "cuda,xpu",
+      FEATURES + " (MIX_ORDER_REDUCTION)"),
+    R("_inductor/kernel/flex/flex_attention.py", "flex_attention", "cpu",
+      FEATURES + " (CPP_TEMPLATES)"),
+    R("_inductor/utils.py", "_use_template_for_cpu", "cpu", FEATURES + " (CPP_TEMPLATES)"),
+    D("_inductor/codegen/common.py", "_initialize_device_op_overrides", "tpu", INTREE),
     # ---- Inductor: left, with the 2.13 site -----------------------------
     D("_inductor/utils.py", "can_use_tma*", "xpu",
       "Intel's own tensor-descriptor layout rules; other devices take CUDA's", "S6"),

@@ -2076,6 +2076,36 @@ def _declared_cpp_device_options(
     return options
 
 
+def _own_options_first(
+    get_options: Callable[..., _CppDeviceOptions],
+) -> Callable[..., _CppDeviceOptions]:
+    """``get_options`` (get_cpp_torch_device_options), except that an out-of-tree
+    device's options are its registered callback's, else its interface's
+    ``get_cpp_device_options()``, where they answer; only the ``cpp_stdlib``
+    "libstdc++" is supported."""
+
+    @functools.wraps(get_options)
+    def wrapper(
+        device_type: str,
+        aot_mode: bool = False,
+        compile_only: bool = False,
+        cpp_stdlib: str = "libstdc++",
+    ) -> _CppDeviceOptions:
+        if cpp_stdlib == "libc++":
+            raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
+        if cpp_stdlib != "libstdc++":
+            raise ValueError(
+                f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
+            )
+        if (own_type := _normalize_device_type(device_type)) not in _BUILTIN_DEVICE_INIT_LIST:
+            declared = _declared_cpp_device_options(own_type, aot_mode, compile_only)
+            if declared is not None:
+                return declared
+        return get_options(device_type, aot_mode, compile_only)
+
+    return wrapper
+
+
 def _device_cpp_optimization_flags(
     device_type: str, cflags: list[str], ldflags: list[str], min_optimize: bool
 ) -> tuple[list[str], list[str]]:
@@ -2103,11 +2133,11 @@ def _is_lists_of_str(value: Any, length: int) -> bool:
     )
 
 
+@_own_options_first
 def get_cpp_torch_device_options(
     device_type: str,
     aot_mode: bool = False,
     compile_only: bool = False,
-    cpp_stdlib: str = "libstdc++",
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
     """
     This function is used to get the build args of device related build options.
@@ -2115,21 +2145,7 @@ def get_cpp_torch_device_options(
     2. Device MACROs.
     3. MISC
     4. Return the build args
-
-    An out-of-tree device's options are those of its ``register_cpp_device_options``
-    callback, else its interface's ``get_cpp_device_options``, where they answer.
-    Only ``cpp_stdlib="libstdc++"`` is supported.
     """
-    if cpp_stdlib == "libc++":
-        raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
-    if cpp_stdlib != "libstdc++":
-        raise ValueError(
-            f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
-        )
-    if (own_type := _normalize_device_type(device_type)) not in _BUILTIN_DEVICE_INIT_LIST:
-        declared = _declared_cpp_device_options(own_type, aot_mode, compile_only)
-        if declared is not None:
-            return declared
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []

@@ -375,10 +375,11 @@ class UserDefinedClassVariable(UserDefinedVariable):
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
 
     @staticmethod
-    def _is_privateuse1_tensor_class(value: type[object]) -> bool:
-        """Whether `value` is a typed tensor class of the PrivateUse1 module."""
+    def _is_typed_tensor_class(value: type[object]) -> bool:
+        """Whether `value` is a typed tensor class, of torch or of the PrivateUse1
+        module (found by name, `torch.<name>.FloatTensor`)."""
         module = getattr(torch, torch._C._get_privateuse1_backend_name(), None)
-        return module is not None and any(
+        return value in tensortype_to_dtype or module is not None and any(
             value is getattr(module, t.__name__, None) for t in tensortype_to_dtype
         )
 
@@ -1387,7 +1388,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
             )
         elif (
             self.value in self._in_graph_classes()
-            or self._is_privateuse1_tensor_class(self.value)
+            or self._is_typed_tensor_class(self.value)
             or is_traceable_wrapper_subclass_type(self.value)
         ):
             # torch.LongTensor cannot accept a list of FakeTensors.
@@ -1396,10 +1397,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
             if (
                 np
-                and (
-                    self.value in tensortype_to_dtype
-                    or self._is_privateuse1_tensor_class(self.value)
-                )
+                and self._is_typed_tensor_class(self.value)
                 and len(args) == 1
                 and isinstance(args[0], ListVariable)
                 and len(args[0].items) > 1
