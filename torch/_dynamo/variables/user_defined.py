@@ -375,12 +375,18 @@ class UserDefinedClassVariable(UserDefinedVariable):
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
 
     @staticmethod
-    def _is_typed_tensor_class(value: type[object]) -> bool:
-        """Whether `value` is a typed tensor class, of torch or of the PrivateUse1
-        module (found by name, `torch.<name>.FloatTensor`)."""
+    def _is_privateuse1_tensor_class(value: type[object]) -> bool:
+        """Whether `value` is a typed tensor class of the PrivateUse1 module."""
         module = getattr(torch, torch._C._get_privateuse1_backend_name(), None)
-        return value in tensortype_to_dtype or module is not None and any(
+        return module is not None and any(
             value is getattr(module, t.__name__, None) for t in tensortype_to_dtype
+        )
+
+    @staticmethod
+    def _is_typed_tensor_class(value: type[object]) -> bool:
+        """Whether `value` is a typed tensor class of torch or of PrivateUse1."""
+        return value in tensortype_to_dtype or (
+            UserDefinedClassVariable._is_privateuse1_tensor_class(value)
         )
 
     @staticmethod
