@@ -20,6 +20,7 @@ if str(TEST_DIR) not in sys.path:
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._inductor import cpp_builder
 from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils import backend_registration
 
 from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceInterface
 from extension_backends.extension_device import register
@@ -132,11 +133,9 @@ class CppDeviceOptionsTests(TestCase):
         self.assertEqual(self.get()[0], ["SECOND"])
 
     def test_registration_moves_the_registry_generation(self):
-        from torch._dynamo import device_interface
-
-        before = device_interface._generation()
+        before = backend_registration._registry_generation
         cpp_builder.register_cpp_device_options(DEVICE, lambda *args: None)
-        self.assertGreater(device_interface._generation(), before)
+        self.assertGreater(backend_registration._registry_generation, before)
 
     def test_bad_registrations(self):
         with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cuda'"):

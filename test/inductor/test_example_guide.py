@@ -28,10 +28,12 @@ GUIDE = (REPO / "docs" / "backend_author_guide.md").read_text()
 BLOCKS = re.findall(r"^```python\n(.*?)^```", GUIDE, re.S | re.M)
 EXCERPT = re.compile(r"# from (docs/examples/\S+)\n")
 
+# The device report is the project's tool (tools/device_report.py); the
+# repository root stays off sys.path, where its torch/ would shadow torch.
 RUNNER = """
-import sys, textwrap, traceback
+import runpy, sys, textwrap, traceback
 import torch_toyacc
-from tools.device_report import report
+report = runpy.run_path(REPORT, run_name="device_report")["report"]
 print("report ok" if report("toyacc") else "report FAILED")
 for i, block in enumerate(BLOCKS):
     try:
@@ -76,7 +78,8 @@ class TestGuideSamples(TestCase):
 
     def test_samples_run_as_written(self):
         samples = [b for b in BLOCKS if not EXCERPT.match(b)]
-        code = f"BLOCKS = {samples!r}\n{RUNNER}"
+        report = REPO / "tools" / "device_report.py"
+        code = f"BLOCKS = {samples!r}\nREPORT = {str(report)!r}\n{RUNNER}"
         proc = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
             env=dict(os.environ, PYTHONSAFEPATH="1"),

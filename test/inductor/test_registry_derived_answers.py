@@ -29,6 +29,7 @@ from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.halide import HalideScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils import backend_registration
 
 from extension_backends.cpp.extension_codegen_backend import (
     ExtensionDeviceInterface,
@@ -123,7 +124,6 @@ class DerivedAnswersTest(TestCase):
         self.assertEqual(inductor_utils.get_current_backend(DEVICE), "halide")
 
     def test_inductor_tables_are_plain_and_written_by_their_doors(self):
-        from torch._dynamo import device_interface as di
         from torch._inductor.codegen import common
 
         for table in (
@@ -134,11 +134,11 @@ class DerivedAnswersTest(TestCase):
             common.device_backend_loaders,
         ):
             self.assertIs(type(table), dict)
-        before = di._generation()
+        before = backend_registration._registry_generation
         register_backend_for_device(DEVICE, HalideScheduling, PythonWrapperCodegen)
         overrides = common.NoOpDeviceOpOverrides()
         common.register_device_op_overrides(DEVICE, overrides)
-        self.assertEqual(di._generation(), before + 2)
+        self.assertEqual(backend_registration._registry_generation, before + 2)
         self.assertIs(common.device_codegens[DEVICE].scheduling, HalideScheduling)
         self.assertIs(common.get_scheduling_for_device(DEVICE), HalideScheduling)
         self.assertIs(common.get_device_op_overrides(DEVICE), overrides)
@@ -153,7 +153,23 @@ class DerivedAnswersTest(TestCase):
         with self.assertWarnsRegex(UserWarning, f"DeviceOpOverrides for '{DEVICE}' is already registered"):
             common.register_device_op_overrides(DEVICE, common.NoOpDeviceOpOverrides())
         self.assertIsNot(common.get_device_op_overrides(DEVICE), overrides)
-        self.assertEqual(di._generation(), before + 4)
+        self.assertEqual(backend_registration._registry_generation, before + 4)
+
+    def test_backend_registration_refuses_what_is_not_a_class(self):
+        from torch._inductor.codegen import common
+
+        for bad in ("CppScheduling", object(), None):
+            with self.subTest(bad=bad), self.assertRaisesRegex(
+                TypeError,
+                rf"register_backend_for_device\('{DEVICE}', \.\.\.\): device_scheduling "
+                r"must be a class such as CppScheduling or PythonWrapperCodegen, got "
+                r".*; pass the class itself",
+            ):
+                register_backend_for_device(DEVICE, bad, PythonWrapperCodegen)
+        with self.assertRaisesRegex(TypeError, r"device_cpp_wrapper_codegen must be a class"):
+            register_backend_for_device(DEVICE, HalideScheduling, PythonWrapperCodegen, "x")
+        # Nothing was registered.
+        self.assertNotIn(DEVICE, common.device_codegens)
 
     def test_unregistered_name_is_answered_once_registered(self):
         # A name without an interface may be registered (or discovered) later:

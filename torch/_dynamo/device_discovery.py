@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+from torch.utils import backend_registration
 
 from .device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
     _describe,
-    _generation,
     _register_privateuse1,
     _warn_once,
     device_interfaces,
@@ -126,7 +126,8 @@ def _discover(
 
     def due(route: Callable[[str], str | None]) -> bool:
         miss = _discovery_misses.get((device, route))
-        return miss is None or miss[:2] != (_generation(), module) or (
+        now = (backend_registration._registry_generation, module)
+        return miss is None or miss[:2] != now or (
             strict and (miss[2] or miss[3] is not None)
         )
 
@@ -143,7 +144,7 @@ def _discover(
                 break
             if not due(route):
                 continue
-            generation = _generation()
+            generation = backend_registration._registry_generation
             # Marked first, so that a call the route makes does not run it again.
             _discovery_misses[(device, route)] = (generation, module, False, None)
             try:
@@ -154,7 +155,8 @@ def _discover(
                     raise
                 _warn_once(("route", device, str(err)), str(err), logged=True)
                 continue
-            if ran and not satisfied() and generation == _generation():
+            moved = generation != backend_registration._registry_generation
+            if ran and not satisfied() and not moved:
                 _discovery_misses[(device, route)] = (generation, module, False, ran)
                 if unmet is not None:
                     _warn_once(("route", device, ran), unmet(ran))

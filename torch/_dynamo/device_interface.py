@@ -15,7 +15,6 @@ The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
 """
 
-import functools
 import inspect
 import logging
 import threading
@@ -28,7 +27,6 @@ from enum import auto, Enum
 from typing import Any, Literal
 
 import torch
-from torch.utils import backend_registration
 from torch.utils._pallas import has_torch_tpu
 from torch.utils.backend_registration import _bump_registry_generation, _registry_cache
 
@@ -241,8 +239,7 @@ class DeviceInterface:
 
     @staticmethod
     def eager_uses_fma(op: str) -> bool:
-        """Whether eager `op` ("add" with alpha, "addcmul", "addcdiv") rounds its
-        multiply-add once, lowered to `ops.fma` to match. Default: False."""
+        """Whether eager `op` (add with alpha, addcmul, addcdiv) fuses its FMA."""
         return False
 
     @staticmethod
@@ -252,8 +249,7 @@ class DeviceInterface:
 
     @staticmethod
     def pads_matmuls() -> bool:
-        """Whether mm, addmm and bmm operands are padded to aligned sizes where that
-        benchmarks faster (`config.shape_padding`). Default: False."""
+        """Whether `config.shape_padding` may pad mm operands. Default: False."""
         return False
 
     @classmethod
@@ -268,8 +264,7 @@ class DeviceInterface:
 
     @classmethod
     def runs_passes_under_device(cls) -> bool:
-        """Whether graph passes run under `device(torch.device)`. Default: whether
-        `device` is a context manager class other than `torch.device`."""
+        """Whether passes run under `device(...)`. Default: it is a context manager."""
         device = cls.device
         return device is not torch.device and hasattr(device, "__exit__")
 
@@ -280,11 +275,9 @@ class DeviceInterface:
         count = getattr(props, "multi_processor_count", None)
         if count is None:
             raise AttributeError(
-                f"{cls.__name__} must override get_multi_processor_count because "
-                f"its device properties do not expose the standard field "
-                f"'multi_processor_count': {cls.__name__}.get_device_properties() "
-                f"returned a {type(props).__name__} without it; override "
-                f"{cls.__name__}.get_multi_processor_count() to return it"
+                f"{cls.__name__} must override get_multi_processor_count because its "
+                "device properties do not expose the standard field "
+                f"'multi_processor_count' (a {type(props).__name__})"
             )
         return count
 
@@ -321,8 +314,7 @@ class DeviceInterface:
 
     @staticmethod
     def dynamo_config_defaults() -> dict[str, Any]:
-        """`torch._dynamo.config` values for frames whose first tensor is on the
-        device; options the user set win. Default: {}."""
+        """Dynamo config for frames on the device; user-set options win. Default: {}."""
         return {}
 
     @staticmethod
@@ -331,8 +323,7 @@ class DeviceInterface:
 
     @staticmethod
     def get_inductor_choices() -> Any:
-        """The `InductorChoices` the scheduler asks about fusing this device's nodes.
-        Default: None, `V.choices`."""
+        """The `InductorChoices` for this device's nodes. Default: None, `V.choices`."""
         return None
 
 
@@ -345,11 +336,10 @@ def _require_triton_backend(backend: str) -> None:
         raise TritonUnavailableError(f"triton not built with the {backend!r} backend")
 
 
-def _features(*features: BackendFeature) -> Any:
-    """A `backend_features` classmethod answering `features`, as a new set."""
+def _features(names: str) -> Any:
+    """A `backend_features` classmethod answering the members `names`, a new set."""
+    features = [BackendFeature[name] for name in names.split()]
     return classmethod(lambda cls, device=None: set(features))
-
-
 
 
 class DeviceGuard:
@@ -442,11 +432,9 @@ class CudaInterface(DeviceInterface):
     runs_passes_under_device = staticmethod(lambda: torch.cuda.is_available())
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
     backend_features = _features(
-        BackendFeature.FOREACH, BackendFeature.BUCKETIZE, BackendFeature.SCAN,
-        BackendFeature.SORT, BackendFeature.TRITON_TEMPLATES, BackendFeature.GPU,
-        BackendFeature.ONLINE_SOFTMAX,
+        "FOREACH BUCKETIZE SCAN SORT TRITON_TEMPLATES GPU ONLINE_SOFTMAX"
     )
-    eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
+    eager_uses_fma = staticmethod(lambda op: not torch.version.hip or op == "addcmul")
     pads_matmuls = staticmethod(lambda: True)
 
     @staticmethod
@@ -554,10 +542,8 @@ class MtiaInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(BackendFeature.GPU)
+    backend_features = _features("GPU")
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
@@ -652,16 +638,10 @@ class XpuInterface(DeviceInterface):
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = staticmethod(lambda: True)
     runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
-    supports_tensor_descriptors = staticmethod(
-        lambda device=None: torch.xpu.is_available()
-    )
+    supports_tensor_descriptors = staticmethod(lambda d=None: torch.xpu.is_available())
     max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(
-        BackendFeature.FOREACH, BackendFeature.TRITON_TEMPLATES, BackendFeature.GPU,
-        BackendFeature.ONLINE_SOFTMAX,
-    )
+    backend_features = _features("FOREACH TRITON_TEMPLATES GPU ONLINE_SOFTMAX")
     eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
     pads_matmuls = staticmethod(lambda: True)
 
@@ -728,10 +708,8 @@ class CpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
-    backend_features = _features(BackendFeature.FOREACH, BackendFeature.SORT)
+    backend_features = _features("FOREACH SORT")
 
     @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:
@@ -781,10 +759,8 @@ class MpsInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(BackendFeature.GPU)
+    backend_features = _features("GPU")
 
     @staticmethod
     def current_device() -> int:
@@ -834,8 +810,6 @@ class TpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
 
     @staticmethod
@@ -865,18 +839,12 @@ _BUILTIN_DEVICE_INIT_LIST = ("cuda", "xpu", "cpu", "mps", "mtia", "meta", "tpu")
 device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
 
-# The GPU-class device types (DeviceInterface.is_gpu()): the built-in ones, then
-# the others in the order they were registered; updated in place.
+# The GPU-class device types (is_gpu()), built-in ones first; updated in place.
 GPU_TYPES: list[str] = ["cuda", "mps", "xpu", "mtia"]
 
-# Protects device_interfaces, GPU_TYPES and _warned; never held while backend
-# code runs.
+# Protects device_interfaces, GPU_TYPES and _warned; held by no backend code.
 _device_registry_lock = threading.RLock()
 _warned: set[Any] = set()  # the problems already reported
-
-
-def _generation() -> int:
-    return backend_registration._registry_generation
 
 
 def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
@@ -888,10 +856,6 @@ def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
         log.warning("%s", message)
     else:
         warnings.warn(message, stacklevel=3)
-
-
-def _warn_replaced(what: str, device: str) -> None:
-    warnings.warn(f"{what} for '{device}' is already registered, overwriting.", stacklevel=3)
 
 
 def _describe(err: BaseException) -> str:
@@ -909,21 +873,26 @@ def _check_device_interface(device: str, device_interface: Any) -> None:
         and issubclass(device_interface, DeviceInterface)
     ):
         raise TypeError(
-            f"Cannot register {device_interface!r} for device '{device}': it is "
-            "not a DeviceInterface subclass; a device interface must be a "
-            "subclass of torch._dynamo.device_interface.DeviceInterface"
+            f"Cannot register {device_interface!r} for device '{device}': it is not "
+            "a subclass of torch._dynamo.device_interface.DeviceInterface"
         )
 
 
 def _publish(
-    interfaces: dict[str, type[DeviceInterface] | None], *, unless: str | None = None
-) -> bool:
-    """Sets the interface of each device (None: unregisters it) and keeps
-    GPU_TYPES current; does nothing if `unless` is registered. Whether it did."""
+    interfaces: dict[str, type[DeviceInterface] | None],
+    *,
+    unless: str | None = None,
+    replacing: str | None = None,
+) -> None:
+    """Sets each device's interface (None: none) and GPU_TYPES, unless `unless` is
+    registered; warns if `replacing` is."""
     gpu = {d: _safe_probe(i, "is_gpu") for d, i in interfaces.items() if ":" not in d}
+    if replacing in device_interfaces:
+        message = f"Device interface for '{replacing}' is already registered"
+        warnings.warn(f"{message}, overwriting.", stacklevel=4)
     with _device_registry_lock:
         if unless is not None and unless in device_interfaces:
-            return False
+            return
         for device, device_interface in interfaces.items():
             if device_interface is None:
                 device_interfaces.pop(device, None)
@@ -934,7 +903,6 @@ def _publish(
             elif device in gpu and not gpu[device] and device in GPU_TYPES:
                 GPU_TYPES.remove(device)
         _bump_registry_generation()
-    return True
 
 
 def register_interface_for_device(
@@ -954,15 +922,11 @@ def register_interface_for_device(
     if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"Cannot register {device_interface.__name__} for device '{device}': "
-            f"'{_device_type(device)}' is a built-in device type, whose interface "
-            "torch registers itself. An out-of-tree backend renames PrivateUse1 "
-            "with torch.utils.rename_privateuse1_backend() and registers its "
-            "interface with torch._dynamo.device_interface."
+            f"'{_device_type(device)}' is a built-in device type. An out-of-tree "
+            "backend renames PrivateUse1 and calls torch._dynamo.device_interface."
             "register_interface_for_device_PrivateUse1()."
         )
-    if device in device_interfaces:
-        _warn_replaced("Device interface", device)
-    _publish({device: device_interface})
+    _publish({device: device_interface}, replacing=device)
 
 
 def _register_privateuse1(
@@ -989,7 +953,10 @@ def _register_privateuse1(
         names += [f"{name}:{i}" for i in range(count)]
     stale = [k for k in list(device_interfaces) if k.startswith(f"{name}:")]
     interfaces = {**dict.fromkeys(stale), **dict.fromkeys(names, device_interface)}
-    _publish(interfaces, unless=name if discovered else None)
+    if discovered:
+        _publish(interfaces, unless=name)
+    else:
+        _publish(interfaces, replacing=name)
 
 
 def register_interface_for_device_PrivateUse1(
@@ -1001,8 +968,6 @@ def register_interface_for_device_PrivateUse1(
     nothing, if its `device_count()` fails."""
     name = torch._C._get_privateuse1_backend_name()
     _check_device_interface(name, device_interface)
-    if name in device_interfaces:
-        _warn_replaced("Device interface", name)
     _register_privateuse1(name, device_interface)
 
 
@@ -1026,10 +991,11 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
         init_device_reg()
     if device in device_interfaces:
         return device_interfaces[device]
-    if isinstance(device, str) and _device_type(device) not in _BUILTIN_DEVICE_INIT_LIST:
+    device_type = _device_type(device) if isinstance(device, str) else None
+    if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
         _discover_privateuse1()
-        if (device_interface := device_interfaces.get(_device_type(device))) is not None:
-            return device_interface
+        if device_type in device_interfaces:
+            return device_interfaces[device_type]
     raise NotImplementedError(f"No interface for device {device}")
 
 
@@ -1052,8 +1018,9 @@ def get_interface_for_device__PrivateUse1() -> Iterator[
 ]:
     """(name, interface) of the registered out-of-tree device types."""
     _discover_privateuse1()
-    found = [(n, i) for n, i in list(device_interfaces.items()) if ":" not in n]
-    return iter([(n, i) for n, i in found if n not in _BUILTIN_DEVICE_INIT_LIST])
+    found = list(device_interfaces.items())
+    skip = _BUILTIN_DEVICE_INIT_LIST
+    return iter([(n, i) for n, i in found if n not in skip and ":" not in n])
 
 
 def init_device_reg() -> None:
@@ -1115,21 +1082,17 @@ def _warn_broken_probe(
 
 @_registry_cache
 def _backend_features(device: torch.types.Device) -> frozenset[BackendFeature] | None:
-    """The `backend_features(device)` of `device`'s interface, with `GPU` iff its
-    `is_gpu()`; None without an interface or an override of the method (a broken
-    answer is logged once and read as empty)."""
-    device_interface = _interface_or_none(device)
-    if device_interface is None or _is_base_default(device_interface, "backend_features"):
+    """`device`'s interface's `backend_features(device)` with `GPU` iff `is_gpu()`;
+    None without an override (a broken answer is logged once, read as empty)."""
+    interface = _interface_or_none(device)
+    if interface is None or _is_base_default(interface, "backend_features"):
         return None
-    declared = _safe_probe(device_interface, "backend_features", device, default=None)
+    declared = _safe_probe(interface, "backend_features", device, default=None)
     features: frozenset[BackendFeature] = frozenset()
-    if isinstance(declared, Set) and all(
-        isinstance(feature, BackendFeature) for feature in declared
-    ):
+    if isinstance(declared, Set) and all(type(f) is BackendFeature for f in declared):
         features = frozenset(declared) - {BackendFeature.GPU}
     elif declared is not None:
         problem = f"returned {declared!r}, not a set of BackendFeature members"
-        _warn_broken_probe(device_interface, "backend_features", problem, features)
-    if _safe_probe(device_interface, "is_gpu"):
-        features |= {BackendFeature.GPU}
-    return features
+        _warn_broken_probe(interface, "backend_features", problem, features)
+    gpu = {BackendFeature.GPU} if _safe_probe(interface, "is_gpu") else set()
+    return features | gpu

@@ -30,7 +30,6 @@ from torch._dynamo.device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
     _CppDeviceOptions,
     _interface_or_none,
-    _warn_replaced,
 )
 from torch._dynamo.utils import dynamo_timed
 from torch._inductor import config, exc
@@ -38,7 +37,7 @@ from torch._inductor.cpu_vec_isa import invalid_vec_isa, VecISA
 from torch._inductor.runtime.runtime_utils import cache_dir
 from torch.torch_version import TorchVersion
 from torch.utils._ordered_set import OrderedSet
-from torch.utils.backend_registration import _bump_registry_generation
+from torch.utils.backend_registration import _register
 
 
 if config.is_fbcode():
@@ -2029,8 +2028,8 @@ def register_cpp_device_options(
     replaced with a warning). It takes precedence over the device interface's
     ``get_cpp_device_options()``, which is the same answer for backends that
     have an interface."""
-    own_type = _normalize_device_type(device_type) if isinstance(device_type, str) else None
-    if own_type is None or own_type in _BUILTIN_DEVICE_INIT_LIST:
+    own_type = isinstance(device_type, str) and _normalize_device_type(device_type)
+    if not own_type or own_type in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"Cannot register C++ device options for {device_type!r}: expected the "
             "name of an out-of-tree device type (the built-in ones have theirs)"
@@ -2040,12 +2039,7 @@ def register_cpp_device_options(
             f"Cannot register C++ device options for '{device_type}': "
             f"{callback!r} is not callable"
         )
-    if own_type in _cpp_device_options_registry:
-        warnings.warn(
-            f"Device options for '{own_type}' is already registered, overwriting."
-        )
-    _cpp_device_options_registry[own_type] = callback
-    _bump_registry_generation()
+    _register(_cpp_device_options_registry, own_type, callback, "Device options")
 
 
 def _normalize_device_type(device_type: str) -> str:
@@ -2097,12 +2091,14 @@ def _own_options_first(
             raise ValueError(
                 f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
             )
-        if (own_type := _normalize_device_type(device_type)) not in _BUILTIN_DEVICE_INIT_LIST:
+        own_type = _normalize_device_type(device_type)
+        if own_type not in _BUILTIN_DEVICE_INIT_LIST:
             declared = _declared_cpp_device_options(own_type, aot_mode, compile_only)
             if declared is not None:
                 return declared
         return get_options(device_type, aot_mode, compile_only)
 
+    del wrapper.__wrapped__  # its signature is upstream's, with cpp_stdlib
     return wrapper
 
 

@@ -16,11 +16,8 @@ from typing import Any, TYPE_CHECKING, TypeVar
 
 import torch
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import (
-    _BUILTIN_DEVICE_INIT_LIST,
-    _warn_replaced,
-)
-from torch.utils.backend_registration import _bump_registry_generation
+from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+from torch.utils.backend_registration import _register
 
 
 if TYPE_CHECKING:
@@ -372,10 +369,7 @@ def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
     warning."""
     _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
-    if policy.device_type in device_operator_policies:
-        _warn_replaced("Operator policy", policy.device_type)
-    device_operator_policies[policy.device_type] = policy
-    _bump_registry_generation()
+    _register(device_operator_policies, policy.device_type, policy, "Operator policy")
     log.debug("registered operator policy %s", policy.cache_key)
 
 

@@ -1,6 +1,7 @@
 # mypy: allow-untyped-defs
 import functools
 import threading
+import warnings
 
 import torch
 from torch._C import _get_privateuse1_backend_name, _rename_privateuse1_backend
@@ -30,6 +31,16 @@ def _bump_registry_generation() -> None:
     global _registry_generation
     with _registry_generation_lock:
         _registry_generation += 1
+
+
+def _register(table: dict, key: str, value: object, what: str) -> None:
+    """``table[key] = value`` with the rule of every register_* function of the
+    compile stack: a replaced entry warns, and the generation moves on."""
+    if key in table:
+        message = f"{what} for '{key}' is already registered, overwriting."
+        warnings.warn(message, stacklevel=3)
+    table[key] = value
+    _bump_registry_generation()
 
 
 def _registry_cache(fn):

@@ -27,7 +27,6 @@ from torch._dynamo.device_interface import (
     _BUILTIN_DEVICE_INIT_LIST,
     _describe,
     _safe_probe,
-    _warn_replaced,
     BackendFeature,
 )
 from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND
@@ -39,7 +38,7 @@ from torch.utils._sympy.numbers import int_oo
 from torch.utils._sympy.printers import PythonPrinter as _PythonPrinter
 from torch.utils._sympy.symbol import free_symbol_is_type, symbol_is_type, SymT
 from torch.utils._sympy.value_ranges import bound_sympy, ValueRanges
-from torch.utils.backend_registration import _bump_registry_generation
+from torch.utils.backend_registration import _register
 
 from .. import config, metrics
 from ..dtype_propagation import DtypePropagationOpsHandler
@@ -506,17 +505,15 @@ def register_backend_for_device(
         ), (
             f"{device_custom_config=} cannot be the same as the default inductor config {config=}"
         )
-    if device in device_codegens:
-        _warn_replaced("Inductor backend", device)
-    device_codegens[device] = DeviceCodegen(
+    custom_backend_passes[device] = device_custom_pass
+    custom_backend_codegen_configs[device] = device_custom_config
+    codegen = DeviceCodegen(
         device_scheduling,
         device_wrapper_codegen,
         device_cpp_wrapper_codegen,
         device_fx_wrapper_codegen,
     )
-    custom_backend_passes[device] = device_custom_pass
-    custom_backend_codegen_configs[device] = device_custom_config
-    _bump_registry_generation()
+    _register(device_codegens, device, codegen, "Inductor backend")
 
 
 def _check_codegen_classes(device: str, **classes: Any) -> None:
@@ -713,10 +710,7 @@ def register_device_backend_loader(device: str, loader: Callable[[], None]) -> N
             f"The Inductor backend loader of device '{device}' must be callable, "
             f"got {loader!r}"
         )
-    if device in device_backend_loaders:
-        _warn_replaced("Inductor backend loader", device)
-    device_backend_loaders[device] = loader
-    _bump_registry_generation()
+    _register(device_backend_loaders, device, loader, "Inductor backend loader")
 
 
 def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
@@ -988,10 +982,7 @@ def register_device_op_overrides(
             f"DeviceOpOverrides instance, got {device_op_overrides!r}{hint}"
         )
     with device_op_overrides_lock:
-        if device in device_op_overrides_dict:
-            _warn_replaced("DeviceOpOverrides", device)
-        device_op_overrides_dict[device] = device_op_overrides
-    _bump_registry_generation()
+        _register(device_op_overrides_dict, device, device_op_overrides, "DeviceOpOverrides")
 
 
 def _initialize_device_op_overrides():
