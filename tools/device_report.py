@@ -50,7 +50,7 @@ _MESSAGE_HOOKS = [
 
 @functools.cache
 def _base_members() -> dict[types.CodeType, str]:
-    """Code object -> name of each default member of the two device records."""
+    """Code object -> name of each default member of DeviceInterface and DeviceOpOverrides."""
     from torch._dynamo.device_interface import DeviceInterface
     from torch._inductor.codegen.common import DeviceOpOverrides
 

@@ -400,22 +400,24 @@ pass registration and fake-tensor patches as the largest remaining groups.
     ),
     Patch(
         "gates",
-        "[dynamo][inductor] Ask the device record at the remaining device-name gates",
+        "[dynamo][inductor] Ask the device interface at the remaining device-name gates",
         """
 Random-number state: `preserve_rng_state`, `preserve_global_state` and
 `checkpoint_params` save and restore every registered out-of-tree device's
 generator wherever cuda's is. A PrivateUse1 device module without
 `is_available()` no longer crashes Dynamo's stream state or the FX graph cache
-key. A 0-d cpu operand no longer decides a pointwise node's device, and
-fused multiply-adds follow `DeviceInterface.eager_uses_fma()`. Post-grad
-passes run under the graph's device (`get_device_context`), and the
-async-compile pool wakes for any GPU-class device
-(`_should_wakeup_async_compile`), upstream's names.
+key. The vendor hooks for the remaining gates are `DeviceInterface` members,
+in-tree interfaces stating stock's answers: fused multiply-adds follow
+`eager_uses_fma()`, mm padding `pads_matmuls()`, Triton GEMM templates
+`max_autotune_gemm_min_sms()`, C++ builds `get_cpp_optimization_flags()`;
+post-grad passes run under the graph's device (`get_device_context`,
+`runs_passes_under_device()`), and the async-compile pool wakes for a device
+that `wakes_async_compile()` (`_should_wakeup_async_compile`), upstream's names.
 """,
         """
 These gates keyed on cuda/xpu names: an out-of-tree device's random stream
-moved during compilation, mixed cpu/device pointwise ops ran on cpu, and
-compiled multiply-adds could differ bitwise from eager.
+moved during compilation, and compiled multiply-adds could differ bitwise
+from eager; vendors patch each of them.
 """,
         RFC1,
     ),
@@ -482,7 +484,6 @@ FILES: dict[str, object] = {
         (r"^_CppDeviceOptions|def get_cpp_device_options", "cpp"),
         (r"def get_cpp_optimization_flags", "gates"),
         (r"def supports_tma", "device-lists"),
-        (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
         (r"eager_uses_fma|pads_matmuls|def (max_autotune_gemm_min_sms|supports_tensor_descriptors)\(|"
          r"^(MM_OUT_DTYPE|NATIVE_MATMUL|MIX_ORDER_REDUCTION) = |"
          r"^(supports_tma = )?supports_tensor_descriptors = ", "gates"),
@@ -507,8 +508,6 @@ FILES: dict[str, object] = {
          r"_rule_after_loading_interface|_device_without_interface)\(|"
          r"^_interfaceless_runtime|^global _interfaceless_runtime|"
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
-        (r"^_device_trace_rules: |^device_kinds\.update\(_device_trace_rules|"
-         r"^for name, rules in list\(_device_trace_rules", "dynamo-functions"),
     ]),
     "torch/_dynamo/variables/functions.py": "dynamo-functions",
     "torch/_dynamo/variables/torch.py": ("dynamo-functions", [
@@ -561,7 +560,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/utils.py": ("inductor-identity", [
         (r"(?s)_has_triton_tma_for_device|max_autotune_gemm_min_sms", "gates"),
         (r"def graph_device_types|^common.init_backend_registration", "loaders"),
-        (r"def _declares\(|^layout\.device\.type == \"cpu\"$", "features"),
+        (r"def _declares\(|^return \(config\.max_autotune or config\.max_autotune_gemm\) and \($",
+         "features"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
@@ -574,7 +574,9 @@ FILES: dict[str, object] = {
          "flush-before-extern"),
         (r"^from \.choices import InductorChoices$|def _(device|fusion)_choices\(|_fusion_choices\(|"
          r"^(if not |return |and )?choices\.can_fuse", "vendor-hooks"),
-        (r"BackendFeature\.MIX_ORDER_REDUCTION|^_device_backend_features,$|def _is_cpp_backend\(|"
+        (r"(?s)_declares\(device_type, BackendFeature\.MIX_ORDER_REDUCTION\)|^_declares,$",
+         "features"),
+        (r"BackendFeature\.MIX_ORDER_REDUCTION|def _is_cpp_backend\(|"
          r"^if _is_cpp_backend\(", "gates"),
         (r"^if self._multi_stream_nodes|^name = torch\._C\._get_privateuse1_backend_name\(\)$|def _num_streams|"
          r"^self._num_streams\(\)|"
@@ -587,7 +589,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/compile_fx.py": ("policy", [
         (r"(?s)operator_policy_scope\(operator_policy\),\n\s+_device_config_scope\(", "policy-config"),
         (r"def (get_device_context|_should_wakeup_async_compile)\(|get_device_context\(gm\)|"
-         r"_should_wakeup_async_compile\(", "gates"),
+         r"_should_wakeup_async_compile\(|^if len\(devices\) != 1:|"
+         r"^# The name of get_device_context when|^get_cuda_device_context = ", "gates"),
         (r"^graph_device_types,|^init_backend_registration\(devices := get_all_devices|"
          r"^for device in devices$", "loaders"),
         (r"def _pin_devices_selected_in_graph|^if isinstance\(model_, GraphModule\):",
@@ -673,7 +676,7 @@ FILES: dict[str, object] = {
     ]),
     # rename_privateuse1_backend's note lists the compile hooks of every patch,
     # so it lands with the last patch that adds one.
-    "torch/utils/backend_registration.py": "triton",
+    "torch/utils/backend_registration.py": ("registry", [(r"^Note\(torch\.compile\)", "triton")]),
     "torch/__init__.py": "options",
     # ----------------------------------------------------------------- tests
     "test/conftest.py": _FAKE,
@@ -689,6 +692,10 @@ FILES: dict[str, object] = {
     "test/inductor/extension_backends/site/*": "loaders",
     "test/inductor/extension_backends/testing.py": (_FAKE, [
         (r"^init_backend_registration\(\(\)\)", "loaders")]),
+    "test/inductor/extension_backends/cpp/extension_codegen_backend.py": (_FAKE, [
+        (r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$|"
+         r"def cpp_device_options\(|^register_cpp_device_options\(name, cpp_device_options\)$",
+         "cpp")]),
     "test/inductor/extension_backends/*": _FAKE,
     "test/inductor/compat_backends/*": "fake-device",
     "test/dynamo/test_device_interface_registry.py": ("registry", [
@@ -749,7 +756,8 @@ FILES: dict[str, object] = {
     "test/inductor/test_kernel_call_guard.py": "inductor-streams",
     "test/inductor/test_extension_backend.py": "fake-device",
     "test/inductor/test_backend_compat.py": "fake-device",
-    "test/inductor/test_example_backend.py": "fake-device",
+    # The example backend has an operator policy: it lands with the policy series.
+    "test/inductor/test_example_backend.py": "policy-config",
     "test/inductor/test_registry_concurrency.py": "fake-device",
     "test/inductor/test_upstream_names.py": "gates",
     "test/dynamo/test_device_rng_state.py": "gates",
@@ -768,6 +776,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
     "docs/examples/tritonacc/*": "triton",
+    "docs/examples/toyacc/*": "policy-config",
     "docs/examples/*": "fake-device",
     # The requirements the guide's headings cite by ID, from the first patch on.
     "docs/contract.md": "registry",
@@ -803,9 +812,12 @@ FILES: dict[str, object] = {
 }
 
 ISOLATE: dict[str, list[str]] = {
+    "test/inductor/extension_backends/cpp/extension_codegen_backend.py": [
+        r"^\s+register_cpp_device_options\(name, cpp_device_options\)$",
+        r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
-    "torch/_inductor/scheduler.py": [r"^\s+_device_backend_features,$"],
+    "torch/_inductor/scheduler.py": [r"^\s+_declares,$"],
     "torch/_inductor/device_operator_policy.py": [
         r"^    (config_defaults|custom_passes|fake_overrides|realized_input_ops): ",
         r"^\s+self\._freeze_device_extensions\(where\)$",
@@ -825,8 +837,6 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+if rule is None and obj in _interfaceless_runtime:",
         r"^\s+constant_types: frozenset\[type\]$", r"^\s+constant_types=_device_properties_types\(",
         r"^\s+_publish_device_constant_types(\(tables\.constant_types\)|,)$",
-        r"^\s+_add_trace_rules_of_all_devices\(kinds, static_rules\)$",
-        r"^\s+device_kinds\.update\(_device_record\(name\)\.trace_rules or \{\}\)$",
     ],
     "torch/_inductor/autotune_process.py": [
         r"^\s+if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):$"],
@@ -835,14 +845,11 @@ ISOLATE: dict[str, list[str]] = {
     "torch/_inductor/codegen/wrapper.py": [r"^\s+_uses_gpu_cpp_wrapper,$"],
     "test/inductor/test_backend_discovery.py": [r"^\s+get_compile_option_owner,$"],
     "torch/_dynamo/device_interface.py": [
-        r"^\s+_check_hook_names\((device_interface|found)\)$", r"^import difflib$",
         r"^\s+_maybe_discover_privateuse1_interface\(\)",
         r"^\s+if device_type == torch._C._get_privateuse1_backend_name\(\):",
     ],
     "test/inductor/extension_backends/testing.py": [r"^\s+init_backend_registration\(\(\)\)"],
     "torch/_inductor/codegen/common.py": [
-        r"^\s+register_device_backend_loader,$",
-        r"^# Views of the device records, as dicts\.$", r"^device_op_overrides_dict: ",
         r"^import (textwrap|threading|warnings)$",
         r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
         r"HALF_PRECISION_FFT) = auto",
