@@ -2106,11 +2106,10 @@ def _flex_lowering(device: torch.device) -> str | None:
 
     if device.type in registry._BUILTIN_DEVICE_INIT_LIST:
         return None
-    features = registry._backend_features(device.type) or ()
-    BackendFeature = registry.BackendFeature
-    if BackendFeature.CPP_TEMPLATES in features:
+    features = registry._backend_features(device.type) or ()  # discovers it
+    if registry.BackendFeature.CPP_TEMPLATES in features:
         return "cpp"
-    return "triton" if BackendFeature.GPU in features else None
+    return "triton" if device.type in registry.GPU_TYPES else None
 
 
 def _validate_no_nested_tensors(query: Tensor, key: Tensor, value: Tensor) -> None:
