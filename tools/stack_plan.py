@@ -152,9 +152,8 @@ backend's package; lazy discovery keeps eager import light.
 Dynamo's lookup tables (in-graph classes, trace rules, constant folding,
 autocast classes, stream and event classes) now include the runtime of every
 registered out-of-tree device, derived once per registry change from its
-interface (`Stream`, `Event`, `DeviceInterface.dynamo_tensor_classes`, the
-constant-fold slots) and its device module, with defaults for the module's
-functions.
+interface (`Stream`, `Event`) and its device module (its typed tensor classes
+found by name), with defaults for the module's functions.
 """,
         """
 Dynamo's six lookup tables hardcode cuda and xpu: tracing `torch.acc.synchronize()`
@@ -446,11 +445,15 @@ gives a device's Scheduling the FX graph each kernel was lowered from, rebuilt
 from the IR nodes' origins. A Triton device's kernel class answers its compute
 and store types (`TritonKernel.triton_compute_type` / `triton_store_type`) and
 its Scheduling the tile sizes it favours (`SIMDScheduling.is_good_size`).
+A compile that calls a `DeviceInterface` member the device's interface leaves
+at its default (`Worker.get_device_properties`, say) fails with an
+`InductorError` that names the interface and the member.
 """,
         """
 Vendors replace `InductorChoices.can_fuse`, thread FX graphs through
 `ir.*.create` and patch `triton_compute_type` and `CandidateTiling.is_good_size`
-process-wide to get these per-device answers.
+process-wide to get these per-device answers. A newcomer's interface without a
+`Worker` failed a training step with a bare `NotImplementedError:`.
 """,
         RFC3,
     ),]
@@ -642,6 +645,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/autotune_process.py": ("identity", [
         (r"^AUTOTUNE_DEVICE_BACKENDS_ENV|^if devices := os.environ.get|"
          r"^if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):", "subprocess")]),
+    # A compile's error names the DeviceInterface member that is missing.
+    "torch/_inductor/exc.py": "vendor-hooks",
     "torch/_inductor/codecache.py": ("cpp", [
         (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
          r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
@@ -774,6 +779,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
+    "test/inductor/test_missing_interface_member.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
     "docs/examples/tritonacc/*": "triton",
     "docs/examples/toyacc/*": "policy-config",

@@ -164,8 +164,41 @@ class InductorError(BackendCompilerFailed):
         first_useful_frame: types.FrameType | None,
     ) -> None:
         self.inner_exception = inner_exception
+        message = f"{type(inner_exception).__name__}: {inner_exception}"
+        if missing := _unimplemented_interface_member(inner_exception):
+            message = f"{missing}\n{message}"
         ShortenTraceback.__init__(
             self,
-            f"{type(inner_exception).__name__}: {inner_exception}",
+            message,
             first_useful_frame=first_useful_frame,
         )
+
+
+def _unimplemented_interface_member(err: BaseException) -> str | None:
+    """Names the out-of-tree device interfaces that do not implement the
+    DeviceInterface member whose default raised `err`, if one did."""
+    from torch._dynamo import device_interface as di
+
+    if (tb := err.__traceback__) is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    for owner in (di.DeviceInterface, di.DeviceInterface.Worker):
+        if getattr(getattr(owner, code.co_name, None), "__code__", None) is code:
+            break
+    else:
+        return None
+    member = f"{owner.__qualname__}.{code.co_name}"
+
+    def lacks(interface: Any) -> bool:
+        scope = interface if owner is di.DeviceInterface else interface.Worker
+        return getattr(getattr(scope, code.co_name, None), "__code__", None) is code
+
+    names = [i.__name__ for _, i in di.get_interface_for_device__PrivateUse1() if lacks(i)]
+    if not names:
+        return None
+    return (
+        f"{' and '.join(names)} does not implement {member}, which this compile "
+        f"calls: implement it in the device's DeviceInterface subclass"
+    )
