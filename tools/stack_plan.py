@@ -514,9 +514,9 @@ FILES: dict[str, object] = {
     ]),
     "torch/_dynamo/variables/functions.py": "dynamo-functions",
     "torch/_dynamo/variables/torch.py": ("dynamo-functions", [
-        (r"^import threading$|^_device_constant_fold_functions|def _publish_device_constant_fold_functions|"
-         r"_device_tables\(\)\.(constant_fold|autocast_classes)|^\):$|^if \($|"
+        (r"_device_tables\(\)\.(constant_fold|autocast_classes)|^\):$|^if \($|"
          r"^from \.\. import config, graph_break_hints", "dynamo"),
+        (r"^torch\.utils\._foreach_utils\._privateuse1_backend_features,$", "features"),
     ]),
     "torch/_dynamo/variables/user_defined.py": ("dynamo", [(r"^var_args, var_kwargs, self\.value$", "streams")]),
     "torch/_dynamo/utils.py": ("dynamo", [
@@ -838,6 +838,8 @@ ISOLATE: dict[str, list[str]] = {
     ],
     "test/dynamo/test_privateuse1_tracing.py": [r"^\s+register_device_trace_rules,$"],
     "test/dynamo/test_device_interface_registry.py": [r"^\s+_safe_probe,$"],
+    "torch/_dynamo/variables/torch.py": [
+        r"^\s+torch\.utils\._foreach_utils\._privateuse1_backend_features,$"],
     "torch/_dynamo/trace_rules.py": [
         r"^\s+global _interfaceless_runtime$", r"^\s+_interfaceless_runtime = ",
         r"^\s+if rule is None and obj in _interfaceless_runtime:",
