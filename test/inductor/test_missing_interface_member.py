@@ -13,6 +13,7 @@ if str(TEST_DIR) not in sys.path:
 import torch
 from torch._dynamo.device_interface import DeviceInterface
 from torch._inductor.exc import _unimplemented_interface_member, InductorError
+from torch._inductor.runtime.hints import DeviceProperties
 from torch._inductor.utils import fresh_cache
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -48,6 +49,10 @@ class MissingInterfaceMemberTest(TestCase):
 
     def test_compile_names_the_member(self):
         register_compile_backend(DEVICE, NoWorker)
+        # Inductor caches each device's properties for the process (stock):
+        # an earlier test's compile must not answer for NoWorker.
+        DeviceProperties.create.cache_clear()
+        self.addCleanup(DeviceProperties.create.cache_clear)
         linear = torch.nn.Linear(64, 64).to(DEVICE)
         x = torch.randn(256, 64, device=DEVICE)
         # A reduction's split asks the device properties of the device.
