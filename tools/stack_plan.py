@@ -763,6 +763,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_example_backend.py": "policy-config",
     "test/inductor/test_registry_concurrency.py": "fake-device",
     "test/inductor/test_upstream_names.py": "gates",
+    "test/inductor/test_opinfo_device_parity.py": "gates",
     "test/dynamo/test_device_rng_state.py": "gates",
     # The file comes with its first test, the 0-d cpu operand's.
     "test/inductor/test_lowering_device_gates.py": ("first-non-cpu-device", [
