@@ -442,7 +442,9 @@ wrap `torch._dynamo.reset` to flush their caches.
 `DeviceInterface.get_inductor_choices()` lets a device answer the scheduler's
 fusion questions for its own nodes (default: `V.choices`). `kernel_graph(nodes)`
 gives a device's Scheduling the FX graph each kernel was lowered from, rebuilt
-from the IR nodes' origins. A Triton device's kernel class answers its compute
+from the IR nodes' origins: the buffers it reads are placeholders, the buffers
+it writes outputs, and `meta["exact"]` marks the graphs a buffer without a node
+of its own makes inexact. A Triton device's kernel class answers its compute
 and store types (`TritonKernel.triton_compute_type` / `triton_store_type`) and
 its Scheduling the tile sizes it favours (`SIMDScheduling.is_good_size`).
 A compile that calls a `DeviceInterface` member the device's interface leaves
@@ -688,6 +690,7 @@ FILES: dict[str, object] = {
     "test/inductor/extension_backends/operator_policy.py": "policy",
     "test/inductor/extension_backends/triton_gemm_cases.py": "gates",
     "test/inductor/extension_backends/triton_kernel_hook_cases.py": "vendor-hooks",
+    "test/inductor/extension_backends/kernel_recorder.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_device_helpers.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_interpreter_cases.py": ("triton", [
         (r"def test_fused_multiply_add_follows_the_record\(", "gates"),
@@ -765,6 +768,7 @@ FILES: dict[str, object] = {
     "test/inductor/test_example_backend.py": "policy-config",
     "test/inductor/test_registry_concurrency.py": "fake-device",
     "test/inductor/test_upstream_names.py": "gates",
+    "test/inductor/test_opinfo_device_parity.py": "gates",
     "test/dynamo/test_device_rng_state.py": "gates",
     # The file comes with its first test, the 0-d cpu operand's.
     "test/inductor/test_lowering_device_gates.py": ("first-non-cpu-device", [

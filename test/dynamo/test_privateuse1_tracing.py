@@ -305,6 +305,25 @@ class RuntimeCallTests(_Base):
             lookup(torch.extension_device.get_rng_state), SkipFunctionVariable
         )
 
+    def test_skipped_function_frame_is_not_traced(self):
+        # After the graph break a skipped function runs eagerly, and Dynamo
+        # leaves its own frame alone too, as it leaves torch.cuda's: torch's
+        # freeze_rng_state calls set_rng_state inside no_dispatch(), where
+        # Dynamo could not make the state a fake tensor.
+        from torch._dynamo.trace_rules import check
+        from torch.testing._internal.common_utils import freeze_rng_state
+
+        self.assertTrue(check(torch.extension_device.set_rng_state.__code__))
+        self.assertFalse(check(scale.__code__))
+
+        def fn(x):
+            with freeze_rng_state():
+                torch.manual_seed(0)
+                return x + torch.rand_like(x)
+
+        expected = fn(self.x)
+        self.assertSameTensors(torch.compile(fn, backend="eager")(self.x), expected)
+
     def test_autocast(self):
         def fn(x):
             with torch.extension_device.amp.autocast(dtype=torch.bfloat16):
