@@ -5,13 +5,14 @@ first).  It renames the fake PrivateUse1 device ``extension_device`` to
 ``acc``, registers its eager runtime and its compile backend (GPU-class, C++
 kernels: its memory is host memory) through public registration calls only
 (``test/inductor/extension_backends``), then prints
-``python -m torch._inductor.device_report acc``'s report: how the compile
+``python3 tools/dev.py report acc``'s report: how the compile
 stack sees the device, and a few standard programs compiled and compared with
 eager.  The exit code is the report's: 0 iff every program matches eager.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -26,13 +27,14 @@ from tools import spec_status  # noqa: E402
 NAME = "acc"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     register(NAME)
     from extension_backends.cpp.extension_codegen_backend import (
         ExtensionGpuDeviceInterface,
         register_compile_backend,
     )
-    from torch._inductor.device_report import report
+    from tools.device_report import report
 
     register_compile_backend(NAME, ExtensionGpuDeviceInterface)
     ok = report(NAME)

@@ -5,6 +5,9 @@
     python3 tools/dev.py test [ARGS]     set up if needed, run the test suite on
                                          parallel workers (ARGS go to pytest;
                                          `-n 0`: one process)
+    python3 tools/dev.py report DEVICE [--import MODULE]
+                                         how the compile stack sees DEVICE, and
+                                         whether standard programs compile on it
 
 Plumbing (each sets up only what it needs):
 
@@ -41,6 +44,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: python3 tools/dev.py
@@ -107,37 +111,54 @@ def _tree_digest(*roots: Path, extra: str = "") -> str:
     return h.hexdigest()
 
 
-def _once(what: str, stamp: Path, digest: str, action) -> None:
-    """Run ``action`` as a set-up step unless ``stamp`` records ``digest``
-    (what it was last done for); then record it.  A step already done prints
-    nothing."""
-    if stamp.exists() and stamp.read_text() == digest:
+def _once(what: str, stamp: Path, digest: Callable[[], str | None], action) -> None:
+    """Run ``action`` as a set-up step unless ``stamp`` records ``digest()``;
+    then record ``digest()`` as the step left things.  The digest may cover
+    what the step produces (None while it is missing), so a step that built
+    it does not run again, and one whose product is gone runs again.  A step
+    already done prints nothing."""
+    done = digest()
+    if done is not None and stamp.exists() and stamp.read_text() == done:
         return
     with envs.step(what):
         action()
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(digest)
+    if (done := digest()) is not None:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(done)
+
+
+def _build_step(what: str, python: Path, code: str, inputs: list[Path], build_dir: Path) -> None:
+    """Run ``code`` in ``python`` as a set-up step that builds a C++ library
+    into ``build_dir``, unless it was done for these ``inputs`` (sources, the
+    environment) and its library is there.  The stamp in ``build_dir``
+    records the inputs and the libraries the step left."""
+
+    def digest() -> str | None:
+        built = sorted(path.name for path in build_dir.glob("*.so"))
+        if not built:
+            return None
+        return _tree_digest(*inputs, extra="\0".join(
+            [envs._wanted_stamp(), str(build_dir), *built]))
+
+    _once(f"{what} (C++, into {_shown(build_dir)})", build_dir / ".workbench-stamp", digest,
+          lambda: subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(),
+                                 check=True))
 
 
 def build_device(python: Path) -> None:
     """Build the fake device's C++ extension into build/extension_device once;
     every test process loads that build.  Redone when its sources or the
-    environment change (cpp_extension itself also rebuilds what changed)."""
+    environment change, or its library is gone (cpp_extension itself also
+    rebuilds what changed)."""
     sources = REPO / "test" / "inductor" / "extension_backends"
-    build_dir = Path(run_env()["EXTENSION_DEVICE_BUILD_DIR"])
     code = (
         "import sys; sys.path.insert(0, 'test/inductor')\n"
         "from extension_backends.extension_device import load_library\n"
         "load_library()\n"
     )
-    digest = _tree_digest(sources / "cpp", sources / "extension_device.py",
-                          extra=envs._wanted_stamp() + str(build_dir))
-    if not any(build_dir.glob("*.so")):
-        digest += "-missing"
-    _once(f"building the fake device (C++, into {_shown(build_dir)})",
-          build_dir / ".workbench-stamp", digest,
-          lambda: subprocess.run([str(python), "-c", code], cwd=REPO, env=run_env(),
-                                 check=True))
+    _build_step("building the fake device", python, code,
+                [sources / "cpp", sources / "extension_device.py"],
+                Path(run_env()["EXTENSION_DEVICE_BUILD_DIR"]))
 
 
 def _shown(path: Path) -> str:
@@ -153,28 +174,29 @@ def install_example_backends(python: Path) -> None:
     Inductor finds its ``torch_inductor_backends`` entry point), then build its
     C++ runtime.  An install is redone only when its pyproject.toml or its
     location changes; a runtime build (under build/<name>) when the package's
-    files or the environment change."""
+    files or the environment change, or its library is gone."""
     for name, package in EXAMPLES.items():
         example = EXAMPLES_DIR / name
         pyproject = example / "pyproject.toml"
         wanted = hashlib.sha256(pyproject.read_bytes() + str(example).encode()).hexdigest()
         _once(f"installing {_shown(example)} into .venv (editable)",
-              envs.PROJECT_ENV / f".{name}-stamp", wanted,
+              envs.PROJECT_ENV / f".{name}-stamp", lambda wanted=wanted: wanted,
               lambda example=example: subprocess.run(
                   [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                    "--no-deps", "--editable", str(example)],
                   check=True))
-        # Importing the package builds its runtime once (a fresh process: it
-        # renames PrivateUse1).
-        build_dir = Path(run_env()[f"{name.upper()}_BUILD_DIR"])
-        digest = _tree_digest(example / package, extra=envs._wanted_stamp() + str(build_dir))
-        if not any(build_dir.glob("*.so")):
-            digest += "-missing"
-        _once(f"building the {name} example's runtime (C++, into {_shown(build_dir)})",
-              build_dir / ".workbench-stamp", digest,
-              lambda package=package: subprocess.run(
-                  [str(python), "-c", f"import {package}"], cwd=REPO, env=run_env(),
-                  check=True))
+        build_example_runtime(python, name)
+
+
+def build_example_runtime(python: Path, name: str) -> None:
+    """Build the runtime of the example ``name`` into build/<name> by importing
+    its package in a fresh process (the import renames PrivateUse1).  Redone
+    when the package's files or the environment change, or its library is
+    gone."""
+    package = EXAMPLES[name]
+    _build_step(f"building the {name} example's runtime", python, f"import {package}",
+                [EXAMPLES_DIR / name / package],
+                Path(run_env()[f"{name.upper()}_BUILD_DIR"]))
 
 
 def setup() -> Path:
@@ -327,11 +349,15 @@ def cmd_test(args: list[str]) -> int:
     return rc
 
 
-def cmd_demo(args: list[str]) -> int:
+def cmd_report(args: list[str]) -> int:
     python = setup()
-    return subprocess.run(
-        [str(python), "tools/demo.py", *args], cwd=REPO, env=run_env()
-    ).returncode
+    return subprocess.run([str(python), "tools/device_report.py", *args], cwd=REPO,
+                          env=run_env()).returncode
+
+
+def cmd_demo() -> int:
+    python = setup()
+    return subprocess.run([str(python), "tools/demo.py"], cwd=REPO, env=run_env()).returncode
 
 
 def cmd_import(paths: list[str], commit: bool) -> int:
@@ -406,21 +432,31 @@ def cmd_check_stack(run_tests: bool, only: list[str] | None, sample: int | None)
     return 1 if problems else 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per command."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     for name in ("setup", "overlay", "restore", "status"):
         sub.add_parser(name)
-    p = sub.add_parser("check")
-    p.add_argument("--stack", action="store_true")
-    p.add_argument("--no-tests", action="store_true")
+    about = ("check that import commits are pristine, the export round-trips, no device "
+             "branch lacks a verdict and no function grows over 80 lines; --stack: check "
+             "the stack of patches instead")
+    p = sub.add_parser("check", help=about, description=about)
+    p.add_argument("--stack", action="store_true",
+                   help="apply the stack patch by patch to pristine 2.13.0, import torch "
+                        "from each state and run that patch's tests")
+    p.add_argument("--no-tests", action="store_true",
+                   help="with --stack: apply and import each state, run no tests")
     p.add_argument("--patch", action="append", metavar="NAME",
                    help="run the tests of this patch only (repeatable)")
     p.add_argument("--sample", type=int, metavar="N",
                    help="run N of each patch's tests instead of all: the quickest ones the "
                         "latest suite run measured (none measured: spread evenly)")
-    for name in ("test", "demo", "diff", "bench"):
+    about = ("set everything up, then print the device report of the fake device renamed "
+             "'acc' (exit 0 iff its programs match eager)")
+    sub.add_parser("demo", help=about, description=about)
+    for name in ("test", "diff", "bench", "report"):
         sub.add_parser(name).add_argument("args", nargs=argparse.REMAINDER)
     p = sub.add_parser("import")
     p.add_argument("paths", nargs="+")
@@ -428,18 +464,24 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("export")
     p.add_argument("-o", "--output")
     p.add_argument("--stack", metavar="DIR")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("test", "demo", "diff", "bench"):
+    if argv and argv[0] in ("test", "diff", "bench", "report"):
         # Everything after the command goes to the tool it runs, verbatim.
         ns = argparse.Namespace(cmd=argv[0], args=argv[1:])
     else:
-        ns = parser.parse_args(argv)
+        ns = parser().parse_args(argv)
 
     try:
         if ns.cmd == "test":
             return cmd_test(ns.args)
         if ns.cmd == "demo":
-            return cmd_demo(ns.args)
+            return cmd_demo()
+        if ns.cmd == "report":
+            return cmd_report(ns.args)
         if ns.cmd == "setup":
             setup()
         elif ns.cmd == "overlay":

@@ -350,6 +350,8 @@ INTREE_KEYS = "in-tree devices keep stock's answer; other devices ask their reco
 EAGER = ("the eager kernel's own convention (output layout, dtype, shape or buffer, supported"
          " inputs), which a decomposition or meta kernel reproduces for that device")
 HPU = "HPU's own kernels and runtime (contiguous inputs only, its RNG ops)"
+FEATURES = ("in-tree devices keep stock's answer; an out-of-tree device declares the"
+            " BackendFeature")
 
 VERDICTS: list[Verdict] = [
     N("*", "*", "privateuseone", PU1),
@@ -508,6 +510,17 @@ VERDICTS: list[Verdict] = [
     R("_inductor/codecache.py", "CppCodeCache.load_async", "cpu",
       INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
     R("_inductor/codecache.py", "_is_glue", "cpu", INTREE_KEYS + " (is_cpp_scheduled)", "S41"),
+    R("_inductor/kernel/mm_common.py", "supports_out_dtype", "cuda,xpu",
+      FEATURES + " (MM_OUT_DTYPE)", "S77"),
+    R("_inductor/kernel/mm_common.py", "use_native_matmul", "cuda,xpu",
+      FEATURES + " (NATIVE_MATMUL)", "S78"),
+    R("_inductor/kernel/bmm.py", "tuned_bmm", "cuda,xpu", FEATURES + " (NATIVE_MATMUL)", "S78"),
+    R("_inductor/scheduler.py", "_is_gpu_triton_backend", "cuda,xpu",
+      FEATURES + " (MIX_ORDER_REDUCTION)"),
+    R("_inductor/kernel/flex/flex_attention.py", "flex_attention", "cpu",
+      FEATURES + " (CPP_TEMPLATES)"),
+    R("_inductor/utils.py", "_use_template_for_cpu", "cpu", FEATURES + " (CPP_TEMPLATES)"),
+    D("_inductor/codegen/common.py", "_initialize_device_op_overrides", "tpu", INTREE),
     # ---- Inductor: left, with the 2.13 site -----------------------------
     D("_inductor/utils.py", "can_use_tma*", "xpu",
       "Intel's own tensor-descriptor layout rules; other devices take CUDA's", "S6"),

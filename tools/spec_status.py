@@ -18,7 +18,7 @@ AREAS: list[tuple[str, list[str]]] = [
     ("§5 Dynamo tracing tables", [f"DYN-{i}" for i in range(1, 7)]),
     ("§6 Device-scoped operator policy", ["POL"]),
     ("§7 Triton backends", ["TRI-1", "TRI-2"]),
-    ("§8 One record", [f"REC-{i}" for i in range(1, 5)]),
+    ("§8 Plain tables, one counter, one discovery", [f"REC-{i}" for i in range(1, 5)]),
     ("§9 The remaining gates", [f"GATE-{i}" for i in range(1, 4)]),
     ("§10 Vendor extension points", [f"VEND-{i}" for i in range(1, 7)]),
 ]

@@ -451,12 +451,13 @@ def count_tests(files: list[StackedFile], k: int) -> int:
 
 
 def added_lines(files: list[StackedFile], k: int, kind: str) -> int:
+    """The non-blank lines patch ``k`` adds to files of ``kind``."""
     def of_kind(rel: str) -> bool:
         return {"code": rel.startswith("torch/"), "test": rel.startswith("test/"),
                 "docs": rel.startswith("docs/")}[kind]
 
-    return sum(len(u.lines) for f in files if of_kind(f.rel)
-               for c in f.changes for u in c.units if u.patch == k)
+    return sum(1 for f in files if of_kind(f.rel) for c in f.changes for u in c.units
+               if u.patch == k for line in u.lines if line.strip())
 
 
 def _collapsed_test_ids(files: list[StackedFile], k: int) -> list[str]:
@@ -551,13 +552,21 @@ def summary_rows(plan, files: list[StackedFile]) -> list[tuple[int, str, int, in
 
 def over_budget(plan, files: list[StackedFile]) -> list[str]:
     """The patches that add more lines of code than the plan's
-    ``MAX_CODE_LINES`` (none without one), as problems."""
-    budget = getattr(plan, "MAX_CODE_LINES", None)
-    if budget is None:
-        return []
-    return [f"{name}: {code} added lines of code, over the budget of {budget} "
-            f"(MAX_CODE_LINES in tools/stack_plan.py); split the patch"
-            for _, name, code, *_ in summary_rows(plan, files) if code > budget]
+    ``MAX_CODE_LINES``, and the series over their budget in ``SERIES``
+    (none without them), as problems."""
+    rows = summary_rows(plan, files)
+    problems = []
+    if (budget := getattr(plan, "MAX_CODE_LINES", None)) is not None:
+        problems += [f"{name}: {code} added lines of code, over the budget of {budget} "
+                     f"(MAX_CODE_LINES in tools/stack_plan.py); split the patch"
+                     for _, name, code, *_ in rows if code > budget]
+    code_of = {name: code for _, name, code, *_ in rows}
+    for title, names, budget in getattr(plan, "SERIES", ()):
+        total = sum(code_of.get(name, 0) for name in names)
+        if budget is not None and total > budget:
+            problems.append(f"series {title!r}: {total} added lines of code, over its "
+                            f"budget of {budget} (SERIES in tools/stack_plan.py)")
+    return problems
 
 
 _MODULE_NAMES = set(dir(builtins)) | {
@@ -676,11 +685,19 @@ def unbound_in_states(plan, files: list[StackedFile]) -> list[str]:
 
 
 def print_summary(plan, files: list[StackedFile], out=sys.stdout) -> None:
+    """Each patch's added non-blank lines (code: under torch/), then each series'."""
     print(f"stack: {len(plan.PATCHES)} patches", file=out)
     print(f"  {'#':>2}  {'patch':28} {'+code':>6} {'+test':>6} {'+docs':>6} {'tests':>6}",
           file=out)
-    for n, name, code, test, docs, tests in summary_rows(plan, files):
+    rows = summary_rows(plan, files)
+    for n, name, code, test, docs, tests in rows:
         print(f"  {n:2}  {name:28} {code:6} {test:6} {docs:6} {tests:6}", file=out)
+    code_of = {name: code for _, name, code, *_ in rows}
+    for title, names, budget in getattr(plan, "SERIES", ()):
+        total = sum(code_of.get(name, 0) for name in names)
+        limit = "" if budget is None else f" (budget {budget})"
+        print(f"  series {title}: {len(names)} patches, +code {total}{limit}", file=out)
+    print(f"  all: +code {sum(code_of.values())}", file=out)
 
 
 # --------------------------------------------------------------------------

@@ -31,13 +31,18 @@ PATCHES = [
         "registry",
         "[dynamo] Register PrivateUse1 device interfaces; capability predicates on DeviceInterface",
         """
-Adds `register_interface_for_device_PrivateUse1()` and turns the device
-interface registry into the single source of device identity: registration is
-validated, published under a leaf lock and announced through one registry-change
-notification; built-in names are reserved. `DeviceInterface` gains documented
-capability predicates with conservative defaults (`is_gpu()`, `exposes_streams()`,
-`get_multi_processor_count()`, `backend_features()` with its `GPU` member).
-Brings the fake PrivateUse1 device the tests run on
+Adds `register_interface_for_device_PrivateUse1()` and lazy discovery of the
+PrivateUse1 device's interface (the device module's `get_device_interface()`
+hook, the convention module `torch_<name>._dynamo.device_interface`), run by
+one function under one re-entrant lock with a per-device loading flag.
+`device_interfaces` stays a plain dict written only by its registration
+functions, which validate first, warn when they replace an entry and bump one
+generation counter (`torch.utils.backend_registration`) that derived caches key
+on; built-in names are reserved. `GPU_TYPES` is a real list kept current in
+place. `DeviceInterface` gains documented capability predicates with
+conservative defaults (`is_gpu()`, `exposes_streams()`,
+`get_multi_processor_count()`, `backend_features()`), and `BackendFeature`
+moves next to it. Brings the fake PrivateUse1 device the tests run on
 (`test/inductor/extension_backends`).
 """,
         """
@@ -141,30 +146,14 @@ backend's package; lazy discovery keeps eager import light.
         RFC_LAZY,
     ),
     Patch(
-        "hook-names",
-        "[dynamo] Report a DeviceInterface hook defined under a misspelt name",
-        """
-Registering an interface (explicitly, for PrivateUse1, or by discovery) warns
-once for each public attribute of the backend's classes that is not a
-`DeviceInterface` member but is a close match of one, naming the member it
-probably means.
-""",
-        """
-A hook under a misspelt name is never called, so the backend silently gets the
-default; pluggy's `check_pending()` makes the same mistake loud.
-""",
-        f"The one-record review of {RFC_MAIN}.",
-    ),
-    Patch(
         "dynamo",
         "[dynamo] Derive Dynamo's device tables from the registry",
         """
 Dynamo's lookup tables (in-graph classes, trace rules, constant folding,
 autocast classes, stream and event classes) now include the runtime of every
 registered out-of-tree device, derived once per registry change from its
-interface (`Stream`, `Event`, `DeviceInterface.dynamo_tensor_classes`, the
-constant-fold slots) and its device module, with defaults for the module's
-functions.
+interface (`Stream`, `Event`) and its device module (its typed tensor classes
+found by name), with defaults for the module's functions.
 """,
         """
 Dynamo's six lookup tables hardcode cuda and xpu: tracing `torch.acc.synchronize()`
@@ -291,38 +280,6 @@ one by one.
         RFC_BF,
     ),
     Patch(
-        "policy",
-        "[inductor] Device-scoped operator policies",
-        """
-Adds `DeviceOperatorPolicy`: an immutable, validated, per-device set of
-decomposition, lowering and fallback decisions, registered with
-`register_device_operator_policy()` and resolved once per compile. The
-decomposition table is built per compile, lowering precedence is
-user > policy > default, and the policy's identity enters both the AOTAutograd
-and the FX graph cache keys; with no policy both keys are unchanged.
-""",
-        """
-Vendors edit the global decomposition and lowering tables and `make_fallback`
-at import, which leaks into every other device and into the cache.
-""",
-        RFC_POLICY,
-    ),
-    Patch(
-        "policy-config",
-        "[inductor] Per-device config defaults, graph passes and fake implementations in the operator policy",
-        """
-Extends `DeviceOperatorPolicy` with what vendors still patch: `config_defaults`
-(applied per compile, the user wins, never written to `config`),
-`custom_passes` for the five pass stages, `fake_overrides` for the device's
-fake tensors, `realized_input_ops` and `cache_key_fields`.
-""",
-        """
-An inventory of a real vendor's patches (torch_npu 2.13.0) shows config writes,
-pass registration and fake-tensor patches as the largest remaining groups.
-""",
-        RFC_POLICY,
-    ),
-    Patch(
         "device-lists",
         "[inductor] Derive the remaining device lists from the registry",
         """
@@ -366,23 +323,100 @@ Pins the whole stack against what real backends do.
         RFC_MAIN + ".",
     ),
     Patch(
+        "flush-before-extern",
+        "[inductor] Emit batched C++ kernels before a device-less extern op",
+        """
+The scheduler emits the C++ kernels it has batched before an extern node that
+has no device (`record_event`, `wait_event`), and before it closes a device
+guard, instead of after them.
+""",
+        """
+A behaviour change for in-tree cpu graphs, on its own for review: stock 2.13
+emitted the batch after the op had freed the kernels' inputs, so a cpu kernel
+followed by an event read freed memory.
+""",
+        f"item 1 of {RFC3}",
+    ),
+    Patch(
+        "first-non-cpu-device",
+        "[inductor] A 0-d cpu operand does not decide a pointwise node's device",
+        """
+A pointwise lowering whose inputs are a 0-d cpu tensor and a device tensor
+runs on the device, whatever the order of its operands (`_first_non_cpu_device`).
+""",
+        """
+A behaviour change for every device, on its own for review: stock 2.13 put such
+a node on cpu when the cpu scalar came first, which copies the device operand
+and differs from eager.
+""",
+        RFC1,
+    ),
+    Patch(
+        "traced-set-device",
+        "[inductor] Factories after a traced set_device() use the selected index",
+        """
+A `torch.<device>.set_device(i)` that Dynamo traced into the graph pins the
+factories and copies that follow it to index `i` (`_pin_devices_selected_in_graph`),
+as they run in eager.
+""",
+        """
+A graph rewrite that changes what user code computes, on its own for review:
+without it the compiled factories used the device current at compile time.
+""",
+        RFC2,
+    ),
+    Patch(
+        "policy",
+        "[inductor] Device-scoped operator policies",
+        """
+Adds `DeviceOperatorPolicy`: an immutable, validated, per-device set of
+decomposition, lowering and fallback decisions, registered with
+`register_device_operator_policy()` and resolved once per compile. The
+decomposition table is built per compile, lowering precedence is
+user > policy > default, and the policy's identity enters both the AOTAutograd
+and the FX graph cache keys; with no policy both keys are unchanged.
+""",
+        """
+Vendors edit the global decomposition and lowering tables and `make_fallback`
+at import, which leaks into every other device and into the cache.
+""",
+        RFC_POLICY,
+    ),
+    Patch(
+        "policy-config",
+        "[inductor] Per-device config defaults, graph passes and fake implementations in the operator policy",
+        """
+Extends `DeviceOperatorPolicy` with what vendors still patch: `config_defaults`
+(applied per compile, the user wins, never written to `config`),
+`custom_passes` for the five pass stages, `fake_overrides` for the device's
+fake tensors, `realized_input_ops` and `cache_key_fields`.
+""",
+        """
+An inventory of a real vendor's patches (torch_npu 2.13.0) shows config writes,
+pass registration and fake-tensor patches as the largest remaining groups.
+""",
+        RFC_POLICY,
+    ),
+    Patch(
         "gates",
-        "[dynamo][inductor] Ask the device record at the remaining device-name gates",
+        "[dynamo][inductor] Ask the device interface at the remaining device-name gates",
         """
 Random-number state: `preserve_rng_state`, `preserve_global_state` and
 `checkpoint_params` save and restore every registered out-of-tree device's
 generator wherever cuda's is. A PrivateUse1 device module without
 `is_available()` no longer crashes Dynamo's stream state or the FX graph cache
-key. A 0-d cpu operand no longer decides a pointwise node's device, and
-fused multiply-adds follow `DeviceInterface.eager_uses_fma()`. Post-grad
-passes run under the graph's device (`get_device_context`), and the
-async-compile pool wakes for any GPU-class device
-(`_should_wakeup_async_compile`), upstream's names.
+key. The vendor hooks for the remaining gates are `DeviceInterface` members,
+in-tree interfaces stating stock's answers: fused multiply-adds follow
+`eager_uses_fma()`, mm padding `pads_matmuls()`, Triton GEMM templates
+`max_autotune_gemm_min_sms()`, C++ builds `get_cpp_optimization_flags()`;
+post-grad passes run under the graph's device (`get_device_context`,
+`runs_passes_under_device()`), and the async-compile pool wakes for a device
+that `wakes_async_compile()` (`_should_wakeup_async_compile`), upstream's names.
 """,
         """
 These gates keyed on cuda/xpu names: an out-of-tree device's random stream
-moved during compilation, mixed cpu/device pointwise ops ran on cpu, and
-compiled multiply-adds could differ bitwise from eager.
+moved during compilation, and compiled multiply-adds could differ bitwise
+from eager; vendors patch each of them.
 """,
         RFC1,
     ),
@@ -402,44 +436,46 @@ wrap `torch._dynamo.reset` to flush their caches.
         RFC2,
     ),
     Patch(
-        "device-report",
-        "[inductor] A device report: how the compile stack sees a device",
-        """
-`python -m torch._inductor.device_report <device>` prints the device's record
-as Dynamo and Inductor see it, compiles a few standard programs there against
-eager, and names the hook to implement for each failure.
-""",
-        """
-A vendor has no way to see which hooks the compile stack found for the device.
-""",
-        RFC_MAIN + ".",
-    ),
-    Patch(
         "vendor-hooks",
         "[inductor] Per-device fusion choices, each kernel's FX graph and the Triton kernel's tables",
         """
 `DeviceInterface.get_inductor_choices()` lets a device answer the scheduler's
 fusion questions for its own nodes (default: `V.choices`). `kernel_graph(nodes)`
 gives a device's Scheduling the FX graph each kernel was lowered from, rebuilt
-from the IR nodes' origins. A Triton device's kernel class answers its compute
+from the IR nodes' origins: the buffers it reads are placeholders, the buffers
+it writes outputs, and `meta["exact"]` marks the graphs a buffer without a node
+of its own makes inexact. A Triton device's kernel class answers its compute
 and store types (`TritonKernel.triton_compute_type` / `triton_store_type`) and
 its Scheduling the tile sizes it favours (`SIMDScheduling.is_good_size`).
+A compile that calls a `DeviceInterface` member the device's interface leaves
+at its default (`Worker.get_device_properties`, say) fails with an
+`InductorError` that names the interface and the member.
 """,
         """
 Vendors replace `InductorChoices.can_fuse`, thread FX graphs through
 `ir.*.create` and patch `triton_compute_type` and `CandidateTiling.is_good_size`
-process-wide to get these per-device answers.
+process-wide to get these per-device answers. A newcomer's interface without a
+`Worker` failed a training step with a bare `NotImplementedError:`.
 """,
         RFC3,
-    ),
-]
+    ),]
 
-# The review budget of one pull request: added lines of code under torch/
-# (tests and docs not counted). `check --stack` reports a patch over it.  The
-# registry patch sets the bar: the one device record with every door onto it
-# and the one discovery function (its sources are named in one tuple, so they
-# cannot land in a later patch) come to about 720 lines.
-MAX_CODE_LINES = 720
+# The review budget of one pull request: added non-blank lines of code under
+# torch/ (tests and docs not counted). `check --stack` reports a patch over it.
+MAX_CODE_LINES = 600
+
+# The series upstream reviews on their own, in stack order: (title, patches,
+# budget of added non-blank lines of code under torch/, None for no budget).
+SERIES = [
+    ("core RFCs", ["registry", "inductor-identity", "aten", "cpp", "loaders", "discovery",
+                   "dynamo", "dynamo-functions", "streams", "inductor-streams", "options",
+                   "identity", "subprocess", "features", "device-lists", "triton",
+                   "fake-device"], 2500),
+    ("in-tree behaviour changes, one PR each",
+     ["flush-before-extern", "first-non-cpu-device", "traced-set-device"], None),
+    ("operator policy", ["policy", "policy-config"], None),
+    ("vendor hooks", ["gates", "dynamo-hooks", "vendor-hooks"], None),
+]
 
 _FAKE = "registry"
 
@@ -450,11 +486,9 @@ FILES: dict[str, object] = {
          r"_require_triton_backend\(", "triton"),
         (r"triton_backend_name|triton_interpret|triton.backends.backends", "triton"),
         (r"def (visible_devices_env|get_cache_system_info)", "identity"),
-        (r"^_CppDeviceOptions|def get_cpp_(device_options|optimization_flags)", "cpp"),
-        (r"dynamo_tensor_classes|dynamo_constant_fold_fns", "dynamo"),
+        (r"^_CppDeviceOptions|def get_cpp_device_options", "cpp"),
+        (r"def get_cpp_optimization_flags", "gates"),
         (r"def supports_tma", "device-lists"),
-        (r"def _check_hook_names\(|^_check_hook_names\(|^import difflib$", "hook-names"),
-        (r"def (_safe_probe|_warn_broken_probe)\(|^_safe_probe_warned", "inductor-identity"),
         (r"eager_uses_fma|pads_matmuls|def (max_autotune_gemm_min_sms|supports_tensor_descriptors)\(|"
          r"^(MM_OUT_DTYPE|NATIVE_MATMUL|MIX_ORDER_REDUCTION) = |"
          r"^(supports_tma = )?supports_tensor_descriptors = ", "gates"),
@@ -464,6 +498,7 @@ FILES: dict[str, object] = {
         (r"def (dynamo_config_defaults|on_dynamo_reset)\(", "dynamo-hooks"),
     ]),
     "torch/_dynamo/exc.py": "registry",
+    "torch/_dynamo/device_discovery.py": "registry",
     "torch/_inductor/fx_passes/pad_mm.py": "gates",
     "torch/_functorch/_aot_autograd/utils.py": "gates",
     "torch/_dynamo/variables/streams.py": ("streams", [(r"accelerator_is_available", "gates")]),
@@ -473,23 +508,19 @@ FILES: dict[str, object] = {
          "dynamo"),
     ]),
     "torch/_dynamo/trace_rules.py": ("dynamo", [
-        (r'^if privateuse1_name != "privateuseone":  # the eager device lists', "features"),
+        (r'^"torch\.utils\._foreach_utils\._privateuse1_backend_features"', "features"),
         (r"def (register_device_trace_rules|_trace_rules_device_type|_trace_rules_by_function|"
          r"_rule_after_loading_interface|_device_without_interface)\(|"
          r"^_interfaceless_runtime|^global _interfaceless_runtime|"
          r"^if rule is None and obj in _interfaceless_runtime", "dynamo-functions"),
-        (r"def _add_trace_rules_of_all_devices\(|"
-         r"^_add_trace_rules_of_all_devices\(kinds|^device_kinds\.update\(_device_record",
-         "dynamo-functions"),
     ]),
     "torch/_dynamo/variables/functions.py": "dynamo-functions",
     "torch/_dynamo/variables/torch.py": ("dynamo-functions", [
-        (r"^import threading$|^_device_constant_fold_functions|def _publish_device_constant_fold_functions|"
-         r"_device_tables\(\)\.(constant_fold|autocast_classes)|^\):$|^if \($|"
+        (r"_device_tables\(\)\.(constant_fold|autocast_classes)|^\):$|^if \($|"
          r"^from \.\. import config, graph_break_hints", "dynamo"),
+        (r"^torch\.utils\._foreach_utils\._privateuse1_backend_features,$", "features"),
     ]),
-    "torch/_dynamo/variables/user_defined.py": ("dynamo", [
-        (r"(?s)device_context_classes|_call_device_context_class|^var_args,$", "streams")]),
+    "torch/_dynamo/variables/user_defined.py": ("dynamo", [(r"^var_args, var_kwargs, self\.value$", "streams")]),
     "torch/_dynamo/utils.py": ("dynamo", [
         (r"def build_of_class", "streams"),
         (r"def (accelerator_is_available|_rng_device_modules)\(|^@_registry_cache$|"
@@ -506,10 +537,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
-        # The view with the other views, not with the lock unit it follows.
-        (r"^device_op_overrides_dict: ", "inductor-identity"),
         (r"def (kernel_call_guard_with_args|cpp_kernel_call_guard)\(", "inductor-streams"),
-        (r"^register_device_backend_loader,$", "loaders"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
          r"^device_op_overrides_lock|def aten_device_type|"
@@ -523,12 +551,13 @@ FILES: dict[str, object] = {
         (r"def current_device_idx_expr", "aten"),
         (r"^init_backend_registration\(\(device,\)\)|def _init_builtin_backend_registration|"
          r"^-private_backend|^device_backend_loaders|^BACKEND_ENTRY_POINT_GROUP|"
-         r"def (register_device_backend_loader|_backend_load_error|_warn_backend_load_failure|"
-         r"_entry_point_loader|_device_module_loader|_find_device_backend_loader|"
-         r"_backend_probe_key|_loading_in_this_thread|_load_device_backend|"
-         r"missing_backend_message|init_backend_registration)|^finally:$|"
+         r"def (register_device_backend_loader|_backend_load_error|_run_loader|"
+         r"_from_registered_loader|_from_entry_point|_from_inductor_backend_init|"
+         r"_from_device_module_classes|_privateuse1_module|_load_backend|"
+         r"missing_backend_message|init_backend_registration)|^_BACKEND_ROUTES = |"
          r"^-init_backend_registration\(\)$|^_init_builtin_backend_registration\(\)$|"
-         r"def _ensure_backend\(", "loaders"),
+         r"^# Device type -> the loader that registers|^_load_backend\(device_type, strict",
+         "loaders"),
         (r"def (get_compile_option_owner|_resolve_compile_option_owner|patch_compile_options)",
          "options"),
         (r"def load_backends_in_subprocess", "subprocess"),
@@ -536,8 +565,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/utils.py": ("inductor-identity", [
         (r"(?s)_has_triton_tma_for_device|max_autotune_gemm_min_sms", "gates"),
         (r"def graph_device_types|^common.init_backend_registration", "loaders"),
-        (r"def _device_backend_features|^features = _device_backend_features|"
-         r"^\) and _device_interface\.BackendFeature\.CPP_TEMPLATES", "features"),
+        (r"def _declares\(|^return \(config\.max_autotune or config\.max_autotune_gemm\) and \($",
+         "features"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
@@ -546,12 +575,16 @@ FILES: dict[str, object] = {
         (r"def _needs_realized_inputs\(|self._needs_realized_inputs\(", "policy-config"),
     ]),
     "torch/_inductor/scheduler.py": ("inductor-identity", [
+        (r"^elif node\.is_extern\(\):|^# Batched kernels belong inside their guard",
+         "flush-before-extern"),
         (r"^from \.choices import InductorChoices$|def _(device|fusion)_choices\(|_fusion_choices\(|"
          r"^(if not |return |and )?choices\.can_fuse", "vendor-hooks"),
-        (r"BackendFeature\.MIX_ORDER_REDUCTION|^_device_backend_features,$|def _is_cpp_backend\(|"
+        (r"(?s)_declares\(device_type, BackendFeature\.MIX_ORDER_REDUCTION\)|^_declares,$",
+         "features"),
+        (r"BackendFeature\.MIX_ORDER_REDUCTION|def _is_cpp_backend\(|"
          r"^if _is_cpp_backend\(", "gates"),
-        (r"^if self._multi_stream_nodes|def _check_side_streams_in_cpp_wrapper|def _num_streams|"
-         r"^self._num_streams\(\)|^elif node.is_extern\(\)|^self.get_backend\(self.current_device\).flush|"
+        (r"^if self._multi_stream_nodes|^name = torch\._C\._get_privateuse1_backend_name\(\)$|def _num_streams|"
+         r"^self._num_streams\(\)|"
          r"^-# Compute num_streams|^self._codegen_stream_info_without_device_guard\(\)",
          "inductor-streams"),
         (r"(?s)self._has_multi_stream_nodes\(\)\n\s+and not is_gpu", "inductor-streams"),
@@ -561,11 +594,12 @@ FILES: dict[str, object] = {
     "torch/_inductor/compile_fx.py": ("policy", [
         (r"(?s)operator_policy_scope\(operator_policy\),\n\s+_device_config_scope\(", "policy-config"),
         (r"def (get_device_context|_should_wakeup_async_compile)\(|get_device_context\(gm\)|"
-         r"_should_wakeup_async_compile\(", "gates"),
+         r"_should_wakeup_async_compile\(|^if len\(devices\) != 1:|"
+         r"^# The name of get_device_context when|^get_cuda_device_context = ", "gates"),
         (r"^graph_device_types,|^init_backend_registration\(devices := get_all_devices|"
          r"^for device in devices$", "loaders"),
         (r"def _pin_devices_selected_in_graph|^if isinstance\(model_, GraphModule\):",
-         "inductor-streams"),
+         "traced-set-device"),
         (r"^from \.codegen\.common import \($|^with patch_compile_options|"
          r"^inner_compile=patch_compile_options|^with \($|^_user_config_patches|"
          r"def _set_context_var|def _user_options_scope\(|^with _user_options_scope\(config_patches\):",
@@ -575,8 +609,12 @@ FILES: dict[str, object] = {
          r"^# The Inductor options of the graph|^_device_config_(applied|scope),$|"
          r"^@_with_device_config$", "policy-config"),
     ]),
-    "torch/_inductor/cpp_builder.py": "cpp",
-    "torch/_inductor/lowering.py": "gates",
+    "torch/_inductor/cpp_builder.py": ("cpp", [
+        (r"def _device_cpp_optimization_flags\(|^if device_type is not None:$|"
+         r"^device_type: str \| None = None,$|^device_type=device_type,$|"
+         r"^\"\"\"``device_type`` \(None: no device\)", "gates")]),
+    "torch/_inductor/lowering.py": ("gates", [
+        (r"def _first_non_cpu_device\(|^device = _first_non_cpu_device", "first-non-cpu-device")]),
     "torch/_inductor/kernel/*": "gates",
     "torch/_inductor/decomposition.py": "gates",
     "torch/_inductor/choices.py": "gates",
@@ -588,7 +626,6 @@ FILES: dict[str, object] = {
     "torch/_inductor/codegen/simd.py": "vendor-hooks",
     "torch/_inductor/fx_passes/joint_graph.py": "policy-config",
     "torch/_functorch/_aot_autograd/streams.py": "gates",
-    "torch/_inductor/device_report.py": "device-report",
     "torch/_inductor/codegen/cpp_utils.py": "aten",
     "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
     "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
@@ -612,6 +649,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/autotune_process.py": ("identity", [
         (r"^AUTOTUNE_DEVICE_BACKENDS_ENV|^if devices := os.environ.get|"
          r"^if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):", "subprocess")]),
+    # A compile's error names the DeviceInterface member that is missing.
+    "torch/_inductor/exc.py": "vendor-hooks",
     "torch/_inductor/codecache.py": ("cpp", [
         (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
          r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
@@ -646,7 +685,7 @@ FILES: dict[str, object] = {
     ]),
     # rename_privateuse1_backend's note lists the compile hooks of every patch,
     # so it lands with the last patch that adds one.
-    "torch/utils/backend_registration.py": "triton",
+    "torch/utils/backend_registration.py": ("registry", [(r"^Note\(torch\.compile\)", "triton")]),
     "torch/__init__.py": "options",
     # ----------------------------------------------------------------- tests
     "test/conftest.py": _FAKE,
@@ -654,24 +693,29 @@ FILES: dict[str, object] = {
     "test/inductor/extension_backends/triton_gemm_cases.py": "gates",
     "test/inductor/extension_backends/kernel_parity.py": "gates",
     "test/inductor/extension_backends/triton_kernel_hook_cases.py": "vendor-hooks",
+    "test/inductor/extension_backends/kernel_recorder.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_device_helpers.py": "vendor-hooks",
     "test/inductor/extension_backends/triton_interpreter_cases.py": ("triton", [
-        (r"def test_(cpu_scalar_operand_runs_on_the_device|fused_multiply_add_follows_the_record)\(",
-         "gates")]),
+        (r"def test_fused_multiply_add_follows_the_record\(", "gates"),
+        (r"def test_cpu_scalar_operand_runs_on_the_device\(", "first-non-cpu-device")]),
     "test/inductor/extension_backends/triton*": "triton",
     "test/inductor/extension_backends/site-triton*": "triton",
     "test/inductor/extension_backends/site/*": "loaders",
     "test/inductor/extension_backends/testing.py": (_FAKE, [
         (r"^init_backend_registration\(\(\)\)", "loaders")]),
+    "test/inductor/extension_backends/cpp/extension_codegen_backend.py": (_FAKE, [
+        (r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$|"
+         r"def cpp_device_options\(|^register_cpp_device_options\(name, cpp_device_options\)$",
+         "cpp")]),
     "test/inductor/extension_backends/*": _FAKE,
     "test/inductor/compat_backends/*": "fake-device",
     "test/dynamo/test_device_interface_registry.py": ("registry", [
         (r"def test_(visible_devices_env|cache_system_info_and_cpp_device_options_default_to_none|"
          r"present)\(|^class StockTwinTest", "identity"),
         (r"def test_backend_features\(", "features"),
-        (r"def test_dynamo_class_attributes\(", "dynamo"),
+        (r"def test_cuda_tables_are_stock_and_trace_rules_have_one_door\(", "dynamo-functions"),
         (r"def test_discovery_is_not_retried_on_every_lookup\(|^class LazyDiscoveryTest", "discovery"),
-        (r"def test_misspelt_hook_", "hook-names"),
+        (r"def test_registration_runs_no_hook_name_check\(", "registry"),
         (r"^_safe_probe,$|^class (SafeProbeTest|LayeringTest)", "inductor-identity"),
         (r"def test_compile_fx_gates\(", "gates"),
         (r"def test_(triton_unavailable_error|in_tree_triton_checks_raise_triton_unavailable_error)\(",
@@ -689,10 +733,11 @@ FILES: dict[str, object] = {
          r"tables_follow_the_registry|late_registration_in_fresh_process)\(|^class StreamEventTests",
          "streams"),
         (r"def test_(device_context|set_device_under_inductor|factories_after_set_device_under_inductor)\(",
-         "inductor-streams"),
+         "traced-set-device"),
     ]),
     "test/inductor/test_privateuse1_identity.py": ("inductor-identity", [
-        (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "inductor-streams")]),
+        (r"^class (GpuClassDeviceTests|AcceleratorDeviceTests)", "inductor-streams"),
+        (r"def test_batched_kernel_runs_before_a_device_less_op\(", "flush-before-extern")]),
     "test/inductor/test_registry_derived_answers.py": ("options", [
         (r"def test_in_tree_compile_fx_gates_match_2_13\(", "gates")]),
     "test/inductor/test_compile_option_errors.py": "options",
@@ -722,17 +767,20 @@ FILES: dict[str, object] = {
     "test/inductor/test_kernel_call_guard.py": "inductor-streams",
     "test/inductor/test_extension_backend.py": "fake-device",
     "test/inductor/test_backend_compat.py": "fake-device",
-    "test/inductor/test_example_backend.py": "fake-device",
+    # The example backend has an operator policy: it lands with the policy series.
+    "test/inductor/test_example_backend.py": "policy-config",
     "test/inductor/test_registry_concurrency.py": "fake-device",
     "test/inductor/test_upstream_names.py": "gates",
+    "test/inductor/test_opinfo_device_parity.py": "gates",
     "test/dynamo/test_device_rng_state.py": "gates",
-    "test/inductor/test_lowering_device_gates.py": "gates",
+    # The file comes with its first test, the 0-d cpu operand's.
+    "test/inductor/test_lowering_device_gates.py": ("first-non-cpu-device", [
+        (r"def test_(?!cpu_scalar_operand_runs_on_the_device)\w+\(", "gates")]),
     "test/inductor/test_compile_fx_device_gates.py": "gates",
     "test/dynamo/test_device_dynamo_hooks.py": "dynamo-hooks",
     "test/inductor/test_protected_memory.py": "inductor-streams",
-    "test/inductor/test_device_report.py": "device-report",
-    "test/inductor/test_example_protacc.py": "device-report",
-    "test/inductor/test_example_tritonacc.py": "device-report",
+    "test/inductor/test_example_protacc.py": "fake-device",
+    "test/inductor/test_example_tritonacc.py": "triton",
     "test/inductor/test_example_guide.py": "vendor-hooks",
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
@@ -740,9 +788,10 @@ FILES: dict[str, object] = {
     "test/inductor/test_device_fused_attention.py": "fake-device",
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
+    "test/inductor/test_missing_interface_member.py": "vendor-hooks",
     # ------------------------------------------------------------------ docs
-    "docs/examples/protacc/*": "device-report",
-    "docs/examples/tritonacc/*": "device-report",
+    "docs/examples/tritonacc/*": "triton",
+    "docs/examples/toyacc/*": "policy-config",
     "docs/examples/*": "fake-device",
     # The requirements the guide's headings cite by ID, from the first patch on.
     "docs/contract.md": "registry",
@@ -769,7 +818,8 @@ FILES: dict[str, object] = {
          r"^### Device state in the cache keys", "policy-config"),
         (r"^## 7\. Triton backends", "triton"),
         (r"^## Known limits", "fake-device"),
-        (r"^## The (protected-memory|Triton) example|^## Device report", "device-report"),
+        (r"^## The protected-memory example|^## Device report", "fake-device"),
+        (r"^## The Triton example", "triton"),
         (r"^### (Fusion choices for your device|A graph-level codegen|Your kernels' types)|"
          r"^## Reference: the members", "vendor-hooks"),
         (r"^### A custom Dynamo backend: Dynamo options", "dynamo-hooks"),
@@ -778,9 +828,12 @@ FILES: dict[str, object] = {
 }
 
 ISOLATE: dict[str, list[str]] = {
+    "test/inductor/extension_backends/cpp/extension_codegen_backend.py": [
+        r"^\s+register_cpp_device_options\(name, cpp_device_options\)$",
+        r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
-    "torch/_inductor/scheduler.py": [r"^\s+_device_backend_features,$"],
+    "torch/_inductor/scheduler.py": [r"^\s+_declares,$"],
     "torch/_inductor/device_operator_policy.py": [
         r"^    (config_defaults|custom_passes|fake_overrides|realized_input_ops): ",
         r"^\s+self\._freeze_device_extensions\(where\)$",
@@ -795,13 +848,13 @@ ISOLATE: dict[str, list[str]] = {
     ],
     "test/dynamo/test_privateuse1_tracing.py": [r"^\s+register_device_trace_rules,$"],
     "test/dynamo/test_device_interface_registry.py": [r"^\s+_safe_probe,$"],
+    "torch/_dynamo/variables/torch.py": [
+        r"^\s+torch\.utils\._foreach_utils\._privateuse1_backend_features,$"],
     "torch/_dynamo/trace_rules.py": [
         r"^\s+global _interfaceless_runtime$", r"^\s+_interfaceless_runtime = ",
         r"^\s+if rule is None and obj in _interfaceless_runtime:",
         r"^\s+constant_types: frozenset\[type\]$", r"^\s+constant_types=_device_properties_types\(",
         r"^\s+_publish_device_constant_types(\(tables\.constant_types\)|,)$",
-        r"^\s+_add_trace_rules_of_all_devices\(kinds, static_rules\)$",
-        r"^\s+device_kinds\.update\(_device_record\(name\)\.trace_rules or \{\}\)$",
     ],
     "torch/_inductor/autotune_process.py": [
         r"^\s+if gpu_type == torch\._C\._get_privateuse1_backend_name\(\):$"],
@@ -810,14 +863,11 @@ ISOLATE: dict[str, list[str]] = {
     "torch/_inductor/codegen/wrapper.py": [r"^\s+_uses_gpu_cpp_wrapper,$"],
     "test/inductor/test_backend_discovery.py": [r"^\s+get_compile_option_owner,$"],
     "torch/_dynamo/device_interface.py": [
-        r"^\s+_check_hook_names\((device_interface|found)\)$", r"^import difflib$",
         r"^\s+_maybe_discover_privateuse1_interface\(\)",
         r"^\s+if device_type == torch._C._get_privateuse1_backend_name\(\):",
     ],
     "test/inductor/extension_backends/testing.py": [r"^\s+init_backend_registration\(\(\)\)"],
     "torch/_inductor/codegen/common.py": [
-        r"^\s+register_device_backend_loader,$",
-        r"^# Views of the device records, as dicts\.$", r"^device_op_overrides_dict: ",
         r"^import (textwrap|threading|warnings)$",
         r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
         r"HALF_PRECISION_FFT) = auto",

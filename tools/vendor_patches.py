@@ -203,12 +203,14 @@ VISIBLE = _ep("DeviceInterface.visible_devices_env", _DI + "visible_devices_env"
 SYSTEM = _ep("DeviceInterface.get_cache_system_info", _DI + "get_cache_system_info")
 TRACE_RULES = _ep("register_device_trace_rules",
                   "torch._dynamo.trace_rules.register_device_trace_rules")
-FOLD = _ep("DeviceInterface.dynamo_constant_fold_fns[_need_guards]", _DI + "dynamo_constant_fold_fns")
+FOLD = _ep("register_device_trace_rules(constant_fold=..., constant_fold_need_guards=...)",
+          "torch._dynamo.trace_rules.register_device_trace_rules")
 PROPS_TYPE = _ep("DeviceInterface.get_device_properties (its type is a constant)",
                  _DI + "get_device_properties")
 STREAM_EVENT = _ep("DeviceInterface.Stream / Event", _DI + "Event")
-TENSOR_CLASSES = _ep("DeviceInterface.dynamo_tensor_classes + device module amp.autocast",
-                     _DI + "dynamo_tensor_classes")
+TENSOR_CLASSES = _ep("the device module's typed tensor classes (found by name) + amp.autocast",
+                     "torch._dynamo.variables.user_defined.UserDefinedClassVariable."
+                     "_is_privateuse1_tensor_class")
 DYNAMO_CONFIG = _ep("DeviceInterface.dynamo_config_defaults", _DI + "dynamo_config_defaults")
 DYNAMO_RESET = _ep("DeviceInterface.on_dynamo_reset", _DI + "on_dynamo_reset")
 BACKEND_EP = _ep("torch_dynamo_backends entry point",

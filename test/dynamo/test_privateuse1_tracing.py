@@ -14,11 +14,7 @@ import torch
 import torch._dynamo
 from extension_backends.extension_device import register
 from extension_backends.testing import RegistrySnapshot, run_python
-from torch._dynamo.device_interface import (
-    CudaInterface,
-    register_interface_for_device_PrivateUse1,
-    XpuInterface,
-)
+from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._dynamo.exc import Unsupported
 from torch._dynamo.testing import CompileCounterWithBackend, EagerAndRecordGraphs
 from torch._dynamo.trace_rules import (
@@ -32,11 +28,7 @@ from torch._dynamo.variables import (
     TorchInGraphFunctionVariable,
     UserFunctionVariable,
 )
-from torch._dynamo.variables.torch import (
-    constant_fold_functions,
-    constant_fold_functions_need_guards,
-    TorchInGraphFunctionVariable as InGraphVT,
-)
+from torch._dynamo.variables.torch import TorchInGraphFunctionVariable as InGraphVT
 from torch._dynamo.variables.user_defined import UserDefinedClassVariable
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
@@ -313,6 +305,25 @@ class RuntimeCallTests(_Base):
             lookup(torch.extension_device.get_rng_state), SkipFunctionVariable
         )
 
+    def test_skipped_function_frame_is_not_traced(self):
+        # After the graph break a skipped function runs eagerly, and Dynamo
+        # leaves its own frame alone too, as it leaves torch.cuda's: torch's
+        # freeze_rng_state calls set_rng_state inside no_dispatch(), where
+        # Dynamo could not make the state a fake tensor.
+        from torch._dynamo.trace_rules import check
+        from torch.testing._internal.common_utils import freeze_rng_state
+
+        self.assertTrue(check(torch.extension_device.set_rng_state.__code__))
+        self.assertFalse(check(scale.__code__))
+
+        def fn(x):
+            with freeze_rng_state():
+                torch.manual_seed(0)
+                return x + torch.rand_like(x)
+
+        expected = fn(self.x)
+        self.assertSameTensors(torch.compile(fn, backend="eager")(self.x), expected)
+
     def test_autocast(self):
         def fn(x):
             with torch.extension_device.amp.autocast(dtype=torch.bfloat16):
@@ -505,7 +516,7 @@ class StreamEventTests(_Base):
 
 
 class TraceRulesTests(_Base):
-    """register_device_trace_rules() and the interface slots (DYN-3, DYN-4)."""
+    """register_device_trace_rules(), the one door for trace rules (DYN-3, DYN-4)."""
 
     def test_defaults(self):
         module = torch.extension_device
@@ -617,23 +628,13 @@ class TraceRulesTests(_Base):
         # Nothing was registered.
         self.assertIs(lookup(scale), UserFunctionVariable)
 
-    def test_interface_slots(self):
+    def test_constant_fold_rules(self):
+        # A device's runtime functions outside its module's defaults (here its
+        # C extension's) get their rules from register_device_trace_rules.
         c = torch.extension_device._C
-
-        # A tensor class that no built-in list names, so that only the slot
-        # can put it among the in-graph classes.
-        class ExtensionFloatTensor(torch.Tensor):
-            pass
-
-        class Interface(ExtensionDeviceInterface):
-            dynamo_constant_fold_fns = (c.device_count,)
-            dynamo_constant_fold_fns_need_guards = (c.current_device,)
-            dynamo_tensor_classes = (ExtensionFloatTensor,)
-
-        self.assertNotIn(
-            ExtensionFloatTensor, UserDefinedClassVariable._in_graph_classes()
+        register_device_trace_rules(
+            DEVICE, constant_fold=(c.device_count,), constant_fold_need_guards=(c.current_device,)
         )
-        register_interface_for_device_PrivateUse1(Interface)
 
         def fn(x):
             return x * c.device_count() + c.current_device()
@@ -643,22 +644,6 @@ class TraceRulesTests(_Base):
         device_module.set_device(1)
         self.assertSameTensors(compiled(self.x), fn(self.x))
         self.assertEqual(counter.frame_count, 2)
-        self.assertIn(
-            ExtensionFloatTensor, UserDefinedClassVariable._in_graph_classes()
-        )
-
-    def test_broken_interface_slot_is_ignored(self):
-        class Interface(ExtensionDeviceInterface):
-            dynamo_constant_fold_fns = 5
-
-        register_interface_for_device_PrivateUse1(Interface)
-
-        def fn(x):
-            return x + torch.extension_device.device_count()
-
-        with self.assertLogs("torch._dynamo.trace_rules", logging.WARNING) as logs:
-            self.check(fn, self.x)
-        self.assertIn("Ignoring Interface.dynamo_constant_fold_fns = 5", logs.output[0])
 
 
 class RegistryChangeTests(_Base):
@@ -763,13 +748,6 @@ class RegistryChangeTests(_Base):
 class InTreeTablesTests(TestCase):
     """The in-tree devices keep the tables of torch 2.13 (the differential
     harness compares them with stock; these pin the interface slots)."""
-
-    def test_interface_slots_match_the_builtin_lists(self):
-        for iface in (CudaInterface, XpuInterface):
-            for fn in iface.dynamo_constant_fold_fns:
-                self.assertIn(fn, constant_fold_functions)
-            for fn in iface.dynamo_constant_fold_fns_need_guards:
-                self.assertIn(fn, constant_fold_functions_need_guards)
 
     def test_builtin_rules(self):
         self.assertIs(lookup(torch.cuda.set_device), SkipFunctionVariable)

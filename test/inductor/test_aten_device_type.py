@@ -64,6 +64,14 @@ class AtenDeviceTypeTests(TestCase):
             register_device_op_overrides(DEVICE, overrides)
             self.assertEqual(cpp_utils.device_to_aten(DEVICE), "at::kPrivateUse1")
 
+    def test_default_is_what_the_docstring_says(self):
+        # The base method raises; device_to_aten answers kPrivateUse1 for it.
+        doc = " ".join(DeviceOpOverrides.aten_device_type.__doc__.split())
+        self.assertIn("Default: raises NotImplementedError", doc)
+        self.assertIn("at::kPrivateUse1", doc)
+        with self.assertRaises(NotImplementedError):
+            DeviceOpOverrides().aten_device_type()
+
     def test_unregistered_device(self):
         with self.assertRaisesRegex(
             RuntimeError,

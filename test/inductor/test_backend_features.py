@@ -10,8 +10,10 @@ The framework members of ``BackendFeature`` are declared by a device's
 * ``CAPTURABLE_OPTIMIZER`` -- ``torch.optim.optimizer``;
 * ``HALF_PRECISION_FFT`` -- ``torch._refs.fft``.
 
-The in-tree interfaces declare exactly what the torch 2.13 lists named (pinned
-here and, against a stock torch 2.13.0 interpreter, by
+The in-tree interfaces declare upstream's sets (pull request #193355), which
+hold codegen members too and none of the framework members this series adds:
+those are declared by out-of-tree devices only, and the in-tree devices keep
+the torch 2.13 lists (pinned against a stock torch 2.13.0 interpreter by
 ``InTreeAnswersMatchStockTest``).  ``extension_device`` is registered through
 public calls with interfaces that declare or do not declare each feature.
 """
@@ -44,6 +46,7 @@ from torch._dynamo.device_interface import (
     TpuInterface,
     XpuInterface,
 )
+from torch._dynamo import device_interface as di
 from torch._inductor import utils as inductor_utils
 from torch._inductor.codegen.common import BackendFeature, register_backend_for_device
 from torch._inductor.custom_graph_pass import CustomGraphPass
@@ -107,36 +110,14 @@ BUILTIN_INTERFACES = {
     "mps": MpsInterface,
     "tpu": TpuInterface,
 }
-#: What each in-tree interface declares: the in-tree names of the torch 2.13
-#: lists (GPU_TYPES, post_grad's ["cuda", "xpu"], _foreach_utils, optimizer,
-#: _refs/fft, the mm/bmm lowerings' and the scheduler's ("cuda", "xpu")),
-#: member by member.
+#: What each in-tree interface declares: upstream's sets, exactly.
 EXPECTED_FEATURES = {
-    "cuda": {
-        BF.GPU,
-        BF.ONLINE_SOFTMAX,
-        BF.FOREACH_KERNELS,
-        BF.FUSED_OPTIMIZER,
-        BF.CAPTURABLE_OPTIMIZER,
-        BF.HALF_PRECISION_FFT,
-        BF.MM_OUT_DTYPE,
-        BF.NATIVE_MATMUL,
-        BF.MIX_ORDER_REDUCTION,
-    },
-    "xpu": {
-        BF.GPU,
-        BF.ONLINE_SOFTMAX,
-        BF.FOREACH_KERNELS,
-        BF.FUSED_OPTIMIZER,
-        BF.CAPTURABLE_OPTIMIZER,
-        BF.HALF_PRECISION_FFT,
-        BF.MM_OUT_DTYPE,
-        BF.NATIVE_MATMUL,
-        BF.MIX_ORDER_REDUCTION,
-    },
-    "mtia": {BF.GPU, BF.FOREACH_KERNELS, BF.FUSED_OPTIMIZER},
-    "cpu": {BF.FUSED_OPTIMIZER, BF.CPP_TEMPLATES},
-    "mps": {BF.GPU, BF.FUSED_OPTIMIZER},
+    "cuda": {BF.FOREACH, BF.BUCKETIZE, BF.SCAN, BF.SORT, BF.TRITON_TEMPLATES, BF.GPU,
+             BF.ONLINE_SOFTMAX},
+    "xpu": {BF.FOREACH, BF.TRITON_TEMPLATES, BF.GPU, BF.ONLINE_SOFTMAX},
+    "mtia": {BF.GPU},
+    "cpu": {BF.FOREACH, BF.SORT},
+    "mps": {BF.GPU},
     "tpu": set(),
 }
 
@@ -159,7 +140,7 @@ def _features_interface(*features: BackendFeature, name: str = "Declaring"):
     """An extension_device interface that declares ``features``."""
 
     def backend_features(cls, device=None):
-        return super(interface, cls).backend_features(device) | OrderedSet(features)
+        return super(interface, cls).backend_features(device) | set(features)
 
     interface = type(
         name,
@@ -205,19 +186,19 @@ class BackendFeatureEnumTest(TestCase):
 
 class InTreeDeclarationsTest(TestCase):
     def test_each_in_tree_interface_states_its_set(self):
+        framework_members = {BF[name] for name in FRAMEWORK_MEMBERS} - {BF.GPU, BF.ONLINE_SOFTMAX}
         for name, interface in BUILTIN_INTERFACES.items():
-            self.assertIn("backend_features", vars(interface), name)
+            # TPU keeps the base default, as upstream.
+            self.assertEqual("backend_features" in vars(interface), name != "tpu", name)
             features = interface.backend_features()
-            self.assertIsInstance(features, OrderedSet)
-            self.assertEqual(set(features), EXPECTED_FEATURES[name], name)
-            self.assertEqual(set(interface.backend_features("cpu")), set(features))
+            self.assertIs(type(features), set)
+            self.assertEqual(features, EXPECTED_FEATURES[name], name)
+            self.assertEqual(interface.backend_features("cpu"), features)
             # A new set per call: callers may mutate theirs.
-            features.add(BF.SORT)
-            self.assertNotIn(BF.SORT, interface.backend_features(), name)
-            # No codegen member: those come from the Scheduling.
-            self.assertFalse(
-                {f.name for f in features} & (set(CODEGEN_MEMBERS) - {"SORT"}), name
-            )
+            features.add(BF.INPLACE_BUFFERS)
+            self.assertNotIn(BF.INPLACE_BUFFERS, interface.backend_features(), name)
+            # The series' framework members are for out-of-tree devices only.
+            self.assertFalse(features & framework_members, name)
 
     def test_registered_in_tree_interfaces_are_these(self):
         registered = dict(get_registered_device_interfaces())
@@ -229,25 +210,18 @@ class InTreeDeclarationsTest(TestCase):
         foreach = _get_foreach_kernels_supported_devices()
         fused = _get_fused_kernels_supported_devices()
         capturable = _get_capturable_supported_devices()
+        # The in-tree devices keep the torch 2.13 lists ...
+        self.assertEqual(foreach[:3], ["cuda", "xpu", "mtia"])
+        self.assertEqual(set(fused) & set(BUILTIN_INTERFACES), {"cuda", "xpu", "mps", "cpu", "mtia"})
+        self.assertEqual(set(capturable) & set(BUILTIN_INTERFACES), {"cuda", "xpu"})
+        # ... and GPU and ONLINE_SOFTMAX, upstream's members, are read from theirs.
         for name, features in EXPECTED_FEATURES.items():
             with self.subTest(name):
-                self.assertEqual(name in foreach, BF.FOREACH_KERNELS in features)
-                self.assertEqual(name in fused, BF.FUSED_OPTIMIZER in features)
-                self.assertEqual(
-                    name in capturable, BF.CAPTURABLE_OPTIMIZER in features
-                )
                 self.assertEqual(name in inductor_utils.GPU_TYPES, BF.GPU in features)
                 self.assertEqual(inductor_utils.is_gpu(name), BF.GPU in features)
                 if name == "tpu":
                     continue  # not a torch.device type
                 device = torch.device(name)
-                self.assertEqual(
-                    _device_has_foreach_support(device),
-                    BF.FOREACH_KERNELS in features or name == "cpu",
-                )
-                self.assertEqual(
-                    _has_half_fft(device), BF.HALF_PRECISION_FFT in features
-                )
                 self.assertEqual(
                     bool(prepare_softmax_extra_check(_softmax_match(device))),
                     BF.ONLINE_SOFTMAX in features,
@@ -658,7 +632,10 @@ class GpuTypesInvariantTest(ExtensionDeviceTestBase):
             self.assertEqual(
                 interface.is_gpu(), BF.GPU in interface.backend_features(None), name
             )
-            if BF.GPU in inductor_utils._backend_features_of_interface(interface):
+            features = di._backend_features(name)
+            if BF.GPU in (features if features is not None else ()) or (
+                features is None and interface.is_gpu()
+            ):
                 gpu_types.append(name)
             self.assertEqual(inductor_utils.is_gpu(name), name in gpu_types, name)
         self.assertEqual(set(inductor_utils.GPU_TYPES), set(gpu_types))
@@ -699,8 +676,7 @@ class GpuTypesInvariantTest(ExtensionDeviceTestBase):
                 self.register(interface)
                 self.assertEqual(DEVICE in inductor_utils.GPU_TYPES, gpu)
                 self.assertEqual(inductor_utils.is_gpu(DEVICE), gpu)
-                features = inductor_utils._backend_features_of_interface(interface)
-                self.assertEqual(BF.GPU in features, gpu)
+                self.assertEqual(BF.GPU in di._backend_features(DEVICE), gpu)
 
 
 class _StopCompile(Exception):

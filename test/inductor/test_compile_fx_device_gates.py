@@ -82,6 +82,53 @@ class CompileFxDeviceGateTests(TestCase):
         torch.set_autocast_enabled(DEVICE, False)
         self.assertEqual(_get_autocast_states(), before)
 
+    def test_context_receives_the_graphs_device(self):
+        # Upstream passes the graph's torch.device, not its index.
+        seen = []
+
+        class Recording(ExtensionDeviceInterface):
+            class device:
+                def __init__(self, device):
+                    seen.append(device)
+
+                def __enter__(self):
+                    pass
+
+                def __exit__(self, *args):
+                    pass
+
+        register_compile_backend(DEVICE, Recording)
+        with compile_fx.get_device_context(_graph_on(f"{DEVICE}:1")):
+            pass
+        self.assertEqual(seen, [torch.device(DEVICE, 1)])
+
+    def test_device_that_is_no_context_manager_is_not_entered(self):
+        # The shape of upstream's Triton example backend: `device` a plain class
+        # (or torch.device itself). Such a device runs its passes unguarded.
+        class Plain(ExtensionDeviceInterface):
+            class device:
+                def __init__(self, device):
+                    self.device = device
+
+        class TorchDevice(ExtensionDeviceInterface):
+            device = torch.device
+
+        for interface in (Plain, TorchDevice):
+            with self.subTest(interface.__name__):
+                self.assertFalse(interface.runs_passes_under_device())
+                register_compile_backend(DEVICE, interface)
+                ctx = compile_fx.get_device_context(_graph_on(f"{DEVICE}:1"))
+                self.assertIsInstance(ctx, type(compile_fx.contextlib.nullcontext()))
+                torch._dynamo.reset()
+                x = torch.randn(4, device=DEVICE)
+                compiled = torch.compile(lambda x: x.sin() + 1)
+                self.assertEqual(compiled(x).cpu(), x.cpu().sin() + 1)
+
+    def test_get_cuda_device_context_is_an_alias(self):
+        self.assertIs(compile_fx.get_cuda_device_context, compile_fx.get_device_context)
+        ctx = compile_fx.get_cuda_device_context(_graph_on("cpu"))
+        self.assertIsInstance(ctx, type(compile_fx.contextlib.nullcontext()))
+
     def test_cpu_graph_gets_a_null_context(self):
         ctx = compile_fx.get_device_context(_graph_on("cpu"))
         self.assertIsInstance(ctx, type(compile_fx.contextlib.nullcontext()))

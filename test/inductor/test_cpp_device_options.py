@@ -1,14 +1,12 @@
 # Owner(s): ["module: inductor"]
 """C++ build options of an out-of-tree device (SPEC IND-3).
 
-``get_cpp_torch_device_options`` takes a non-built-in device's options from a
-``register_cpp_device_options`` callback, else its
-``DeviceOpOverrides.get_cpp_torch_device_options``, else its
-``DeviceInterface.get_cpp_device_options``.  The callback's and the
-interface's tuple is the device's options, returned as it is (as upstream's
-``get_cpp_device_options``); the overrides' entries are added to the options
-every device gets.  Built-in devices are pinned to stock 2.13.0 by the
-differential harness.
+``get_cpp_torch_device_options`` takes a non-built-in device's options from
+its ``register_cpp_device_options`` callback (one table,
+``_cpp_device_options_registry``), else its interface's
+``DeviceInterface.get_cpp_device_options``.  Either tuple is the device's
+options, returned as it is (as upstream's ``get_cpp_device_options``).
+Built-in devices are pinned to stock 2.13.0 by the differential harness.
 """
 
 import sys
@@ -21,13 +19,10 @@ if str(TEST_DIR) not in sys.path:
 
 from torch._dynamo.device_interface import register_interface_for_device_PrivateUse1
 from torch._inductor import cpp_builder
-from torch._inductor.codegen.common import register_device_op_overrides
 from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils import backend_registration
 
-from extension_backends.cpp.extension_codegen_backend import (
-    ExtensionDeviceInterface,
-    ExtensionDeviceOpOverrides,
-)
+from extension_backends.cpp.extension_codegen_backend import ExtensionDeviceInterface
 from extension_backends.extension_device import register
 from extension_backends.testing import DEVICE, RegistrySnapshot
 
@@ -42,11 +37,6 @@ class FromInterface(ExtensionDeviceInterface):
     @staticmethod
     def get_cpp_device_options(aot_mode, compile_only):
         return options(["FROM_INTERFACE"])
-
-
-class FromOverrides(ExtensionDeviceOpOverrides):
-    def get_cpp_torch_device_options(self, aot_mode, compile_only):
-        return options([f"FROM_OVERRIDES_AOT_{int(aot_mode)}_{int(compile_only)}"])
 
 
 class CppDeviceOptionsTests(TestCase):
@@ -66,12 +56,13 @@ class CppDeviceOptionsTests(TestCase):
     def test_precedence(self):
         register_interface_for_device_PrivateUse1(FromInterface)
         self.assertEqual(self.get()[0], ["FROM_INTERFACE"])
-        register_device_op_overrides(DEVICE, FromOverrides(DEVICE))
-        self.assertEqual(self.get(aot_mode=True)[0], ["FROM_OVERRIDES_AOT_1_0"])
         cpp_builder.register_cpp_device_options(
             DEVICE, lambda device, aot, only: options([f"FROM_CALLBACK_{device}_{int(only)}"])
         )
         self.assertEqual(self.get(compile_only=True)[0], [f"FROM_CALLBACK_{DEVICE}_1"])
+        # A callback that answers None leaves the interface's options.
+        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: None)
+        self.assertEqual(self.get(), options(["FROM_INTERFACE"]))
 
     def test_callback_and_interface_options_are_the_devices_options(self):
         self.assertNotEqual(self.generic[4], [])  # torch's library paths
@@ -82,20 +73,22 @@ class CppDeviceOptionsTests(TestCase):
         )
         self.assertEqual(self.get(), options(["USE_ACC"], ["acc_runtime"]))
 
-    def test_overrides_options_are_merged_without_repeats(self):
-        generic = self.generic
+    def test_one_table_as_seed_003_describes_it(self):
+        # A plain dict, written only by its door; the callback's tuple is the
+        # device's options, as PR #190614's tests expect.
+        self.assertIs(type(cpp_builder._cpp_device_options_registry), dict)
+        self.assertNotIn(DEVICE, cpp_builder._cpp_device_options_registry)
 
-        class Complete(ExtensionDeviceOpOverrides):
-            def get_cpp_torch_device_options(self, aot_mode, compile_only):
-                return (["USE_ACC"], [*generic[1], "/opt/acc/include"], [], [],
-                        [*generic[4], "/opt/acc/lib"], ["acc_runtime"], [])
+        def mock_options(device_type, aot_mode, compile_only):
+            return options([f"USE_{device_type.upper()}"])
 
-        register_device_op_overrides(DEVICE, Complete(DEVICE))
-        got = self.get()
-        self.assertEqual(got[0], ["USE_ACC"])
-        self.assertEqual(got[1], [*generic[1], "/opt/acc/include"])
-        self.assertEqual(got[4], [*generic[4], "/opt/acc/lib"])
-        self.assertEqual(got[5], [*generic[5], "acc_runtime"])
+        cpp_builder.register_cpp_device_options(DEVICE, mock_options)
+        self.assertIs(cpp_builder._cpp_device_options_registry[DEVICE], mock_options)
+        self.assertEqual(self.get(), options([f"USE_{DEVICE.upper()}"]))
+        # An unregistered device type keeps the generic (empty) options.
+        unregistered = cpp_builder.get_cpp_torch_device_options("unregistered_xyz")
+        self.assertEqual(unregistered[0], [])
+        self.assertEqual(unregistered[5], [])
 
     def test_cpp_stdlib_and_device_type_normalization(self):
         cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["USE_ACC"]))
@@ -126,20 +119,23 @@ class CppDeviceOptionsTests(TestCase):
         for flag in ("-D ACC_KERNEL_FLAVOUR=2", "-I/opt/acc/include", "-L/opt/acc/lib", "-lacc_runtime"):
             self.assertIn(flag, cmd)
 
-    def test_reregistration_replaces(self):
-        # The rule of every door: a later registration replaces the earlier one.
-        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["FIRST"]))
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
+    def test_reregistration_warns_and_replaces(self):
+        # The rule of every door: a later registration replaces the earlier one,
+        # with the warning seed 003 specifies.
+        first = lambda *args: options(["FIRST"])  # noqa: E731
+        cpp_builder.register_cpp_device_options(DEVICE, first)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cpp_builder.register_cpp_device_options(DEVICE, first)
             cpp_builder.register_cpp_device_options(DEVICE, lambda *args: options(["SECOND"]))
+        self.assertEqual(len(caught), 2)
+        self.assertIn(f"Device options for '{DEVICE}' is already registered", str(caught[0].message))
         self.assertEqual(self.get()[0], ["SECOND"])
 
     def test_registration_moves_the_registry_generation(self):
-        from torch._dynamo import device_interface
-
-        before = device_interface._registry_generation
+        before = backend_registration._registry_generation
         cpp_builder.register_cpp_device_options(DEVICE, lambda *args: None)
-        self.assertGreater(device_interface._registry_generation, before)
+        self.assertGreater(backend_registration._registry_generation, before)
 
     def test_bad_registrations(self):
         with self.assertRaisesRegex(ValueError, "Cannot register C\\+\\+ device options for 'cuda'"):

@@ -44,6 +44,7 @@ from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp.extension_codegen_backend import (
+    cpp_device_options,
     ExtensionDeviceOpOverrides,
     ExtensionGpuDeviceInterface,
     register_compile_backend,
@@ -337,9 +338,11 @@ class CppWrapperDeviceCompileTests(TestCase):
         # which makes its C shim (inlined into the C++ wrapper) scale matrix
         # products: the result shows that the definition reached the compiled
         # code, the logged command lines that it reached the compiler.
-        register_device_op_overrides(
-            DEVICE, ExtensionDeviceOpOverrides(DEVICE, ("EXTENSION_DEVICE_SHIM_SCALE=3",))
-        )
+        def scaled_options(*args):
+            definitions, *rest = cpp_device_options(*args)
+            return (definitions + ["EXTENSION_DEVICE_SHIM_SCALE=3"], *rest)
+
+        cpp_builder.register_cpp_device_options(DEVICE, scaled_options)
         a, b = torch.randn(4, 8, device=DEVICE), torch.randn(8, 2, device=DEVICE)
         directory = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, directory)
@@ -395,14 +398,6 @@ class CppWrapperDeviceCompileTests(TestCase):
         FileCheck().check_count(f"device_type='{DEVICE}')", 1, exactly=True).run(code)
 
 
-class HeaderlessOverrides(ExtensionDeviceOpOverrides):
-    """The device's overrides without its C++ build options, so that its own
-    ``cpp_wrapper/<device>.h`` is on no include directory."""
-
-    def get_cpp_torch_device_options(self, aot_mode, compile_only):
-        return None
-
-
 class HostMemoryWrapper(CppWrapperCpu):
     """A wrapper class that maps the device to cpu's runtime header, as a
     backend whose memory is host memory and that reuses CPU kernels does."""
@@ -442,9 +437,11 @@ class CppWrapperHeaderTests(TestCase):
         self.addCleanup(torch._dynamo.reset)
         register_compile_backend(DEVICE)
 
-    def register_wrapper(self, wrapper, overrides=None):
+    def register_wrapper(self, wrapper):
+        # Without the device's C++ build options, its own cpp_wrapper/<device>.h
+        # is on no include directory.
         register_backend_for_device(DEVICE, CppScheduling, PythonWrapperCodegen, wrapper)
-        register_device_op_overrides(DEVICE, overrides or HeaderlessOverrides(DEVICE))
+        cpp_builder.register_cpp_device_options(DEVICE, lambda *args: None)
 
     def compile(self, fn, *args, precompile_headers):
         with inductor_config.patch(

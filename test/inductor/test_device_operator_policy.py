@@ -40,6 +40,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from torch._inductor.utils import fresh_cache, run_and_get_code
 from torch.testing import FileCheck
 from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils import backend_registration
 
 
 aten = torch.ops.aten
@@ -228,14 +229,12 @@ class DeviceOperatorPolicyRegistryTests(TestCase):
     def test_later_registration_replaces(self):
         # The rule of every door: a later registration replaces the earlier
         # one; the registry's generation moves so that derived answers recompute.
-        from torch._dynamo import device_interface
-
         first, second = excluding_policy("1"), excluding_policy("2")
         register_device_operator_policy(first)
-        before = device_interface._registry_generation
+        before = backend_registration._registry_generation
         register_device_operator_policy(second)
         self.assertIs(get_device_operator_policy(DEVICE), second)
-        self.assertGreater(device_interface._registry_generation, before)
+        self.assertGreater(backend_registration._registry_generation, before)
         # An equal policy replaces it too.
         again = excluding_policy("2")
         register_device_operator_policy(again)

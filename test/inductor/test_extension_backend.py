@@ -580,6 +580,35 @@ class ExtensionDeviceEagerTests(TestCase):
         for (name, buffer), cpu_buffer in zip(device_model.named_buffers(), cpu_model.buffers()):
             self.assertEqual(buffer.cpu(), cpu_buffer, msg=name)
 
+    def test_kernels_agree_with_fake_tensors(self):
+        # What torch.compile derives for a device other than the CPU (fake
+        # tensors, decompositions): contiguous convolution results, and in eval
+        # mode batch norm's running mean and inverse std as saved statistics.
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        x = torch.randn(2, 3, 5, 5, device=DEVICE).to(memory_format=torch.channels_last)
+        weight = torch.randn(4, 3, 3, 3, device=DEVICE)
+        mean, var = torch.randn(3, device=DEVICE), torch.rand(3, device=DEVICE)
+        calls = [
+            lambda x, w, m, v: F.conv2d(x, w),
+            lambda x, w, m, v: torch.ops.aten.convolution_backward(
+                F.conv2d(x, w), x, w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1,
+                [True, True, False],
+            )[:2],
+            lambda x, w, m, v: torch.ops.aten._native_batch_norm_legit_no_training(
+                x, None, None, m, v, 0.1, 1e-5
+            ),
+        ]
+        for call in calls:
+            actual = call(x, weight, mean, var)
+            with FakeTensorMode() as mode:
+                fake = call(*map(mode.from_tensor, (x, weight, mean, var)))
+            for a, f in zip(*map(torch.utils._pytree.tree_leaves, (actual, fake))):
+                self.assertEqual((a.shape, a.stride()), (f.shape, f.stride()))
+        _, save_mean, save_invstd = calls[2](x, weight, mean, var)
+        self.assertEqual(save_mean.cpu(), mean.cpu())
+        self.assertEqual(save_invstd.cpu(), (var.cpu() + 1e-5).rsqrt())
+
     def test_autocast(self):
         a, b = torch.randn(4, 4, device=DEVICE), torch.randn(4, 4, device=DEVICE)
         with torch.autocast(device_type=DEVICE, dtype=torch.bfloat16):

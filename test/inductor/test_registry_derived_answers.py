@@ -29,6 +29,7 @@ from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.halide import HalideScheduling
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 from torch.testing._internal.common_utils import run_tests, TestCase
+from torch.utils import backend_registration
 
 from extension_backends.cpp.extension_codegen_backend import (
     ExtensionDeviceInterface,
@@ -122,30 +123,53 @@ class DerivedAnswersTest(TestCase):
         self.assertFalse(inductor_utils.is_cpp_scheduled(DEVICE))
         self.assertEqual(inductor_utils.get_current_backend(DEVICE), "halide")
 
-    def test_inductor_doors_fill_the_device_record(self):
-        from torch._dynamo import device_interface as di
+    def test_inductor_tables_are_plain_and_written_by_their_doors(self):
         from torch._inductor.codegen import common
 
-        before = di._registry_generation
+        for table in (
+            common.device_codegens,
+            common.device_op_overrides_dict,
+            common.custom_backend_passes,
+            common.custom_backend_codegen_configs,
+            common.device_backend_loaders,
+        ):
+            self.assertIs(type(table), dict)
+        before = backend_registration._registry_generation
         register_backend_for_device(DEVICE, HalideScheduling, PythonWrapperCodegen)
-        common.register_device_op_overrides(DEVICE, common.NoOpDeviceOpOverrides())
-        self.assertEqual(di._registry_generation, before + 2)
-        record = di._device_records[DEVICE]
-        self.assertIs(record.codegen.scheduling, HalideScheduling)
+        overrides = common.NoOpDeviceOpOverrides()
+        common.register_device_op_overrides(DEVICE, overrides)
+        self.assertEqual(backend_registration._registry_generation, before + 2)
+        self.assertIs(common.device_codegens[DEVICE].scheduling, HalideScheduling)
         self.assertIs(common.get_scheduling_for_device(DEVICE), HalideScheduling)
-        self.assertIs(common.get_device_op_overrides(DEVICE), record.op_overrides)
+        self.assertIs(common.get_device_op_overrides(DEVICE), overrides)
         # As in 2.13, a backend without a pass or config has None entries.
         self.assertIn(DEVICE, common.custom_backend_passes)
         self.assertIsNone(common.custom_backend_passes[DEVICE])
         self.assertIsNone(common.custom_backend_codegen_configs.get(DEVICE))
         self.assertEqual(set(common.custom_backend_passes), set(common.device_codegens))
-        # A 2.13 backend's dict operations are registrations too.
-        del common.custom_backend_passes[DEVICE]
-        self.assertNotIn(DEVICE, common.custom_backend_passes)
-        self.assertIn(DEVICE, common.device_codegens)
-        common.device_op_overrides_dict[DEVICE] = common.NoOpDeviceOpOverrides()
-        self.assertIsNot(common.get_device_op_overrides(DEVICE), record.op_overrides)
-        self.assertEqual(di._registry_generation, before + 4)
+        # Registering again replaces, with a warning, and is one more change.
+        with self.assertWarnsRegex(UserWarning, f"Inductor backend for '{DEVICE}' is already registered"):
+            register_backend_for_device(DEVICE, HalideScheduling, PythonWrapperCodegen)
+        with self.assertWarnsRegex(UserWarning, f"DeviceOpOverrides for '{DEVICE}' is already registered"):
+            common.register_device_op_overrides(DEVICE, common.NoOpDeviceOpOverrides())
+        self.assertIsNot(common.get_device_op_overrides(DEVICE), overrides)
+        self.assertEqual(backend_registration._registry_generation, before + 4)
+
+    def test_backend_registration_refuses_what_is_not_a_class(self):
+        from torch._inductor.codegen import common
+
+        for bad in ("CppScheduling", object(), None):
+            with self.subTest(bad=bad), self.assertRaisesRegex(
+                TypeError,
+                rf"register_backend_for_device\('{DEVICE}', \.\.\.\): device_scheduling "
+                r"must be a class such as CppScheduling or PythonWrapperCodegen, got "
+                r".*; pass the class itself",
+            ):
+                register_backend_for_device(DEVICE, bad, PythonWrapperCodegen)
+        with self.assertRaisesRegex(TypeError, r"device_cpp_wrapper_codegen must be a class"):
+            register_backend_for_device(DEVICE, HalideScheduling, PythonWrapperCodegen, "x")
+        # Nothing was registered.
+        self.assertNotIn(DEVICE, common.device_codegens)
 
     def test_unregistered_name_is_answered_once_registered(self):
         # A name without an interface may be registered (or discovered) later:

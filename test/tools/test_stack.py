@@ -189,6 +189,20 @@ def g():
         (problem,) = stack.over_budget(the_plan, [f])
         self.assertRegex(problem, rf"^a: {code[0]} added lines of code, over the budget of "
                                   rf"{code[0] - 1} \(MAX_CODE_LINES")
+        # A series' budget covers the sum of its patches.
+        the_plan.MAX_CODE_LINES = None
+        the_plan.SERIES = [("first two", ["a", "b"], code[0] + code[1])]
+        self.assertEqual(stack.over_budget(the_plan, [f]), [])
+        the_plan.SERIES = [("first two", ["a", "b"], code[0] + code[1] - 1)]
+        (problem,) = stack.over_budget(the_plan, [f])
+        self.assertRegex(problem, rf"^series 'first two': {code[0] + code[1]} added lines")
+
+    def test_code_lines_are_non_blank(self):
+        f = split("torch/m.py", BASE, FINAL, {"torch/m.py": "a"})
+        added = [line for c in f.changes for u in c.units for line in u.lines]
+        self.assertTrue(any(not line.strip() for line in added))
+        self.assertEqual(stack.added_lines([f], 0, "code"),
+                         sum(1 for line in added if line.strip()))
 
     def test_unbound_globals(self):
         src = ("import os\nfrom a import b as c\nX = 1\n\n"

@@ -95,6 +95,53 @@ class TestVendorWheels(TestCase):
         self.assertIn(f"{dev.VENDOR_WHEELS_TEST} will skip", out)
 
 
+class TestSetupOnce(TestCase):
+    """A set-up step that built its library does not run again: the stamp
+    records what the step left, not what it found."""
+
+    # Stands for the project interpreter: logs each call and "builds" a
+    # library into $FAKE_BUILD_DIR, as importing the package would.
+    FAKE_PYTHON = textwrap.dedent("""\
+        #!{python}
+        import os, pathlib, sys
+        with open({log!r}, "a") as log:
+            log.write(sys.argv[-1].splitlines()[-1] + "\\n")
+        pathlib.Path(os.environ["FAKE_BUILD_DIR"], "runtime.so").write_bytes(b"")
+    """)
+
+    def run_twice(self, step, variable: str) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            python, log, build = Path(tmp, "python"), Path(tmp, "calls"), Path(tmp, "build")
+            python.write_text(self.FAKE_PYTHON.format(python=sys.executable, log=str(log)))
+            python.chmod(0o755)
+            build.mkdir()
+            outputs = []
+            with mock.patch.dict(os.environ, {variable: str(build), "FAKE_BUILD_DIR": str(build)}):
+                for _ in range(2):
+                    err = io.StringIO()
+                    with contextlib.redirect_stderr(err):
+                        step(python)
+                    outputs.append(err.getvalue())
+                self.assertRegex(outputs[0], r"building .*: done in \d+ s")
+                self.assertEqual((outputs[1], len(log.read_text().splitlines())), ("", 1))
+                # A library that is gone is built again.
+                Path(build, "runtime.so").unlink()
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    step(python)
+                self.assertRegex(err.getvalue(), r"building .*: done in \d+ s")
+                self.assertEqual(len(log.read_text().splitlines()), 2)
+
+    def test_fake_device_build_runs_once(self):
+        self.run_twice(dev.build_device, "EXTENSION_DEVICE_BUILD_DIR")
+
+    def test_example_runtime_build_runs_once(self):
+        for name in dev.EXAMPLES:
+            with self.subTest(name):
+                self.run_twice(lambda python: dev.build_example_runtime(python, name),
+                               f"{name.upper()}_BUILD_DIR")
+
+
 class TestDemo(TestCase):
     def test_demo_reports_and_succeeds(self):
         proc = subprocess.run([sys.executable, "tools/demo.py"], cwd=REPO,

@@ -234,7 +234,7 @@ def _report_deliberate(
     seen = set()
     for d in diffs:
         declared = DELIBERATE.get((d.section, d.name))
-        if declared is not None and (d.stock, d.patched) == declared[:2]:
+        if declared is not None and _as_declared(declared, d.stock, d.patched):
             seen.add((d.section, d.name))
             print(f"differential: deliberate difference in {d.section}: {d.name}: {declared[2]}")
         else:
@@ -242,9 +242,20 @@ def _report_deliberate(
     for (section, name), (stock_value, patched_value, _) in DELIBERATE.items():
         compared = name in (stock.get(section) or {}) and name in (patched.get(section) or {})
         if compared and (section, name) not in seen:
+            if callable(patched_value):
+                patched_value = "stock's value, changed as deliberate.py declares"
             remaining.append(Difference(section, f"{name} (declared deliberate, did not occur)",
                                         stock_value, patched_value))
     return remaining
+
+
+def _as_declared(declared: tuple[object, object, str], stock: Any, patched: Any) -> bool:
+    """Whether a difference is the declared one: both values as declared, or,
+    where the patched value is declared as a function of stock's, that."""
+    stock_value, patched_value, _ = declared
+    if callable(patched_value):
+        return patched_value(stock) == patched
+    return (stock, patched) == (stock_value, patched_value)
 
 
 def _render(v: Any) -> list[str]:

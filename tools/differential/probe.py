@@ -623,7 +623,7 @@ def _operator_policies() -> Any:
         mod = _m("torch._inductor.device_operator_policy")
     except ImportError:
         return {}
-    return {d: p.cache_key for d, p in mod._device_operator_policies().items()}
+    return {d: p.cache_key for d, p in mod.device_operator_policies.items()}
 
 
 def _cache_key_setup() -> Any:

@@ -15,29 +15,23 @@ The abstraction layer enables device-agnostic code in TorchDynamo while allowing
 specialized implementations for each hardware backend's unique features.
 """
 
-import difflib
-import functools
-import importlib
 import inspect
 import logging
 import threading
 import time
 import warnings
 from collections import namedtuple
-from collections.abc import Callable, ItemsView, Iterable, Iterator, MutableMapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Set
+from dataclasses import dataclass
 from enum import auto, Enum
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import torch
-from torch.utils._ordered_set import OrderedSet
 from torch.utils._pallas import has_torch_tpu
+from torch.utils.backend_registration import _bump_registry_generation, _registry_cache
 
 
 log = logging.getLogger(__name__)
-
-_T = TypeVar("_T")
-
 
 get_cuda_stream: Callable[[int], int] | None
 if torch.cuda._is_compiled():
@@ -245,8 +239,7 @@ class DeviceInterface:
 
     @staticmethod
     def eager_uses_fma(op: str) -> bool:
-        """Whether eager `op` ("add" with alpha, "addcmul", "addcdiv") rounds its
-        multiply-add once, lowered to `ops.fma` to match. Default: False."""
+        """Whether eager `op` (add with alpha, addcmul, addcdiv) fuses its FMA."""
         return False
 
     @staticmethod
@@ -256,8 +249,7 @@ class DeviceInterface:
 
     @staticmethod
     def pads_matmuls() -> bool:
-        """Whether mm, addmm and bmm operands are padded to aligned sizes where that
-        benchmarks faster (`config.shape_padding`). Default: False."""
+        """Whether `config.shape_padding` may pad mm operands. Default: False."""
         return False
 
     @classmethod
@@ -272,8 +264,9 @@ class DeviceInterface:
 
     @classmethod
     def runs_passes_under_device(cls) -> bool:
-        """Whether graph passes run under `device(index)`. Default: `device` set."""
-        return cls.device is not DeviceInterface.device
+        """Whether passes run under `device(...)`. Default: it is a context manager."""
+        device = cls.device
+        return device is not torch.device and hasattr(device, "__exit__")
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
@@ -282,11 +275,9 @@ class DeviceInterface:
         count = getattr(props, "multi_processor_count", None)
         if count is None:
             raise AttributeError(
-                f"{cls.__name__} must override get_multi_processor_count because "
-                f"its device properties do not expose the standard field "
-                f"'multi_processor_count': {cls.__name__}.get_device_properties() "
-                f"returned a {type(props).__name__} without it; override "
-                f"{cls.__name__}.get_multi_processor_count() to return it"
+                f"{cls.__name__} must override get_multi_processor_count because its "
+                "device properties do not expose the standard field "
+                f"'multi_processor_count' (a {type(props).__name__})"
             )
         return count
 
@@ -316,25 +307,14 @@ class DeviceInterface:
         return None
 
     @classmethod
-    def backend_features(
-        cls, device: torch.types.Device = None
-    ) -> OrderedSet[BackendFeature]:
-        """The framework `BackendFeature`s, as a new set. Default: `{GPU}` if
+    def backend_features(cls, device: torch.types.Device = None) -> set[BackendFeature]:
+        """The `BackendFeature`s of the device, as a new set. Default: `{GPU}` if
         `is_gpu()`, else empty; overrides extend `super().backend_features()`."""
-        if cls.is_gpu():
-            return OrderedSet([BackendFeature.GPU])
-        return OrderedSet()
-
-    #: Typed tensor classes (like `torch.cuda.FloatTensor`) Dynamo keeps in the
-    #: graph, and runtime functions it constant-folds without and with a guard.
-    dynamo_tensor_classes: tuple[type, ...] = ()
-    dynamo_constant_fold_fns: tuple[Callable[..., Any], ...] = ()
-    dynamo_constant_fold_fns_need_guards: tuple[Callable[..., Any], ...] = ()
+        return {BackendFeature.GPU} if cls.is_gpu() else set()
 
     @staticmethod
     def dynamo_config_defaults() -> dict[str, Any]:
-        """`torch._dynamo.config` values for frames whose first tensor is on the
-        device; options the user set win. Default: {}."""
+        """Dynamo config for frames on the device; user-set options win. Default: {}."""
         return {}
 
     @staticmethod
@@ -343,8 +323,7 @@ class DeviceInterface:
 
     @staticmethod
     def get_inductor_choices() -> Any:
-        """The `InductorChoices` the scheduler asks about fusing this device's nodes.
-        Default: None, `V.choices`."""
+        """The `InductorChoices` for this device's nodes. Default: None, `V.choices`."""
         return None
 
 
@@ -357,18 +336,10 @@ def _require_triton_backend(backend: str) -> None:
         raise TritonUnavailableError(f"triton not built with the {backend!r} backend")
 
 
-def _features(*features: BackendFeature) -> Any:
-    """A `backend_features` classmethod answering `features`, as a new set."""
-    return classmethod(lambda cls, device=None: OrderedSet(features))
-
-
-_GPU, _FOREACH, _FUSED = (
-    BackendFeature.GPU, BackendFeature.FOREACH_KERNELS, BackendFeature.FUSED_OPTIMIZER
-)
-_CUDA_LIKE = (_GPU, BackendFeature.ONLINE_SOFTMAX, _FOREACH, _FUSED)
-_CUDA_LIKE += (BackendFeature.CAPTURABLE_OPTIMIZER, BackendFeature.HALF_PRECISION_FFT)
-_CUDA_LIKE += (BackendFeature.MM_OUT_DTYPE, BackendFeature.NATIVE_MATMUL)
-_CUDA_LIKE += (BackendFeature.MIX_ORDER_REDUCTION,)
+def _features(names: str) -> Any:
+    """A `backend_features` classmethod answering the members `names`, a new set."""
+    features = [BackendFeature[name] for name in names.split()]
+    return classmethod(lambda cls, device=None: set(features))
 
 
 class DeviceGuard:
@@ -456,23 +427,14 @@ class CudaInterface(DeviceInterface):
     memory_allocated = staticmethod(torch.cuda.memory_allocated)
     is_bf16_supported = staticmethod(torch.cuda.is_bf16_supported)  # type: ignore[arg-type]
 
-    dynamo_tensor_classes = tuple(
-        getattr(torch.cuda, f"{kind}Tensor")
-        for kind in "Float Double Half BFloat16 Byte Char Int Short Long".split()
-    )
-    dynamo_constant_fold_fns = (
-        torch.cuda.get_device_properties, torch.cuda.is_available
-    )
-    dynamo_constant_fold_fns_need_guards = (
-        torch.cuda.current_device, torch.cuda.is_initialized
-    )
-
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = staticmethod(lambda: True)
     runs_passes_under_device = staticmethod(lambda: torch.cuda.is_available())
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(*_CUDA_LIKE)
-    eager_uses_fma = staticmethod(lambda op: torch.version.hip is None or op == "addcmul")
+    backend_features = _features(
+        "FOREACH BUCKETIZE SCAN SORT TRITON_TEMPLATES GPU ONLINE_SOFTMAX"
+    )
+    eager_uses_fma = staticmethod(lambda op: not torch.version.hip or op == "addcmul")
     pads_matmuls = staticmethod(lambda: True)
 
     @staticmethod
@@ -580,18 +542,17 @@ class MtiaInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(_GPU, _FOREACH, _FUSED)
+    backend_features = _features("GPU")
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
+        # 64 where no device answers, as DeviceProperties.create assumed.
         try:
-            return super().get_multi_processor_count(device)
-        except AttributeError:
-            # The count DeviceProperties.create assumes for MTIA.
+            props = cls.get_device_properties(device)
+        except RuntimeError:
             return 64
+        return getattr(props, "multi_processor_count", 64)
 
     # Can be mock patched by @patch decorator.
     @staticmethod
@@ -674,33 +635,21 @@ class XpuInterface(DeviceInterface):
     maybe_exchange_device = staticmethod(torch.xpu._maybe_exchange_device)  # type: ignore[arg-type, has-type]
     memory_allocated = staticmethod(torch.xpu.memory_allocated)
 
-    dynamo_constant_fold_fns = (
-        torch.xpu.get_device_properties, torch.xpu.is_available
-    )
-    dynamo_constant_fold_fns_need_guards = (
-        torch.xpu.current_device, torch.xpu.is_initialized
-    )
-
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = staticmethod(lambda: True)
     runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = staticmethod(lambda device=None: False)
-    supports_tensor_descriptors = staticmethod(
-        lambda device=None: torch.xpu.is_available()
-    )
+    supports_tensor_descriptors = staticmethod(lambda d=None: torch.xpu.is_available())
     max_autotune_gemm_min_sms = staticmethod(lambda: 16)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(*_CUDA_LIKE)
+    backend_features = _features("FOREACH TRITON_TEMPLATES GPU ONLINE_SOFTMAX")
     eager_uses_fma = staticmethod(lambda op: op in ("addcmul", "addcdiv"))
     pads_matmuls = staticmethod(lambda: True)
 
     @classmethod
     def get_multi_processor_count(cls, device: torch.types.Device = None) -> int:
-        try:
-            return super().get_multi_processor_count(device)
-        except AttributeError:
-            # The count DeviceProperties.create uses for XPU.
-            return cls.get_device_properties(device).gpu_subslice_count
+        props = cls.get_device_properties(device)
+        count = getattr(props, "multi_processor_count", None)
+        return props.gpu_subslice_count if count is None else count
 
     # Can be mock patched by @patch decorator.
     @staticmethod
@@ -759,10 +708,8 @@ class CpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
-    backend_features = _features(_FUSED, BackendFeature.CPP_TEMPLATES)
+    backend_features = _features("FOREACH SORT")
 
     @staticmethod
     def is_bf16_supported(including_emulation: bool = False) -> bool:
@@ -812,10 +759,8 @@ class MpsInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: True)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: "CUDA_VISIBLE_DEVICES")
-    backend_features = _features(_GPU, _FUSED)
+    backend_features = _features("GPU")
 
     @staticmethod
     def current_device() -> int:
@@ -865,10 +810,7 @@ class TpuInterface(DeviceInterface):
 
     is_gpu = staticmethod(lambda: False)
     wakes_async_compile = runs_passes_under_device = staticmethod(lambda: False)
-    supports_tma = supports_tensor_descriptors = staticmethod(lambda device=None: False)
-    eager_uses_fma = staticmethod(lambda op: False)
     visible_devices_env = staticmethod(lambda: None)
-    backend_features = _features()
 
     @staticmethod
     def current_device() -> int:
@@ -894,166 +836,15 @@ class TpuInterface(DeviceInterface):
 # The device types whose interfaces torch registers itself; nobody else may.
 _BUILTIN_DEVICE_INIT_LIST = ("cuda", "xpu", "cpu", "mps", "mtia", "meta", "tpu")
 
-
-_ABSENT: Any = object()  # a record field that no door set
-
-
-@dataclass(frozen=True)
-class _DeviceRecord:
-    """Every answer registered for a device type (or "<type>:<index>")."""
-
-    interface: type[DeviceInterface] | None = None
-    loader: Callable[[], None] | None = None  # see register_device_backend_loader
-    cpp_options: Callable[[str, bool, bool], Any] | None = None
-    trace_rules: dict[Callable[..., Any], str] | None = None  # function -> kind
-    operator_policy: Any = None  # a torch._inductor DeviceOperatorPolicy
-    # Inductor's: see register_backend_for_device, register_device_op_overrides.
-    codegen: Any = None  # a DeviceCodegen
-    custom_pass: Any = _ABSENT  # None: registered without one
-    custom_config: Any = _ABSENT  # None: registered without one
-    op_overrides: Any = None
-
-
-# Device -> its record, replaced (never changed in place) by every door: the one
-# table of device answers; every other one is derived from it.
-_device_records: dict[str, _DeviceRecord] = {}
-_NO_RECORD = _DeviceRecord()
-
-
-class _RecordField(MutableMapping[str, Any]):
-    """The devices whose record has `field` set, as a dict: a write goes through
-    `register(device, value)` (default: sets the field), a deletion unsets it."""
-
-    def __init__(
-        self, field: str, register: Callable[[str, Any], None] | None = None
-    ) -> None:
-        self._field, self._register = field, register
-        self._unset = getattr(_NO_RECORD, field)
-
-    def _items(self) -> list[tuple[str, Any]]:
-        records, unset = list(_device_records.items()), self._unset
-        return [(d, v) for d, r in records if (v := getattr(r, self._field)) is not unset]
-
-    def __contains__(self, device: object) -> bool:
-        record = _device_records.get(device, _NO_RECORD)  # type: ignore[call-overload]
-        return getattr(record, self._field) is not self._unset
-
-    def __getitem__(self, device: str) -> Any:
-        if (value := getattr(_device_records[device], self._field)) is self._unset:
-            raise KeyError(device)
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter([device for device, _ in self._items()])
-
-    def __len__(self) -> int:
-        return len(self._items())
-
-    def __setitem__(self, device: str, value: Any) -> None:
-        if self._register is None:
-            _update_device_record(device, **{self._field: value})
-        else:
-            self._register(device, value)
-
-    def __delitem__(self, device: str) -> None:
-        with _device_registry_lock:
-            self[device]
-            _set_record(device, **{self._field: self._unset})
-            _changed()
-
-    def items(self) -> ItemsView[str, Any]:
-        return _RecordItems(self)
-
-    def __repr__(self) -> str:
-        return repr(dict(self._items()))
-
-
-class _RecordItems(ItemsView[str, Any]):
-    def __iter__(self) -> Iterator[tuple[str, Any]]:  # a snapshot
-        return iter(self._mapping._items())  # type: ignore[attr-defined]
-
-
-device_interfaces: MutableMapping[str, type[DeviceInterface]] = _RecordField(
-    "interface", lambda device, cls: register_interface_for_device(device, cls)
-)
+device_interfaces: dict[str, type[DeviceInterface]] = {}
 _device_initialized = False
 
-# Protects the registry and discovery state below; a leaf lock (no import, no
-# backend code, no other lock while held), notified on every registration and
-# at the end of every discovery.
-_device_registry_lock = threading.Lock()
-_registry_changed = threading.Condition(_device_registry_lock)
-_registry_generation: int = 0  # bumped by every registration through any door
-device_backend_loaders: MutableMapping[str, Callable[[], None]] = _RecordField(
-    "loader", lambda device, loader: register_device_backend_loader(device, loader)
-)
-BACKEND_ENTRY_POINT_GROUP = "torch_inductor_backends"
-# (device, source) -> (generation, torch.<device>, raised) of a source that left
-# the need unmet: skipped until one of them changes.
-_discovery_misses: dict[tuple[str, Any], tuple[int, Any, bool]] = {}
-_discovering: dict[str, int] = {}  # device type -> the thread discovering it
-_discovery_waits: dict[int, int] = {}  # thread -> the thread it waits for
+# The GPU-class device types (is_gpu()), built-in ones first; updated in place.
+GPU_TYPES: list[str] = ["cuda", "mps", "xpu", "mtia"]
+
+# Protects device_interfaces, GPU_TYPES and _warned; held by no backend code.
+_device_registry_lock = threading.RLock()
 _warned: set[Any] = set()  # the problems already reported
-
-
-def _registry_cache(fn: Callable[..., _T]) -> Callable[..., _T]:
-    """Caches ``fn(*args)`` until ``_registry_generation`` changes."""
-    entries: tuple[int, dict[Any, Any]] = (-1, {})
-
-    @functools.wraps(fn)
-    def cached(*args: Any) -> _T:
-        nonlocal entries
-        if entries[0] != _registry_generation:
-            entries = (_registry_generation, {})
-        # A registration while computing makes the next call compute again.
-        answers = entries[1]
-        if args not in answers:
-            answers[args] = fn(*args)
-        return answers[args]
-
-    def cache_clear() -> None:
-        nonlocal entries
-        entries = (-1, {})
-
-    cached.cache_clear = cache_clear  # type: ignore[attr-defined]
-    return cached
-
-
-def _changed() -> None:
-    """Records a registration; the caller holds `_device_registry_lock`."""
-    global _registry_generation
-    _registry_generation += 1
-    _registry_changed.notify_all()
-
-
-def _bump_registry_generation() -> None:
-    """Records a change of `_device_records` made without a door (a restore)."""
-    with _device_registry_lock:
-        _changed()
-
-
-def _device_record(device_type: str) -> _DeviceRecord:
-    return _device_records.get(device_type, _NO_RECORD)
-
-
-def _set_record(device: str, **answers: Any) -> _DeviceRecord:
-    """Sets `answers` on `device`'s record (trace rules merge) and returns the old
-    one; the caller holds `_device_registry_lock` and calls `_changed()`."""
-    record = _device_record(device)
-    if "trace_rules" in answers:
-        answers["trace_rules"] = {**(record.trace_rules or {}), **answers["trace_rules"]}
-    if record.interface is None and answers.get("interface") is not None:
-        _device_records.pop(device, None)  # listed last, as a dict lists a new key
-    _device_records[device] = replace(record, **answers)
-    return record
-
-
-def _update_device_record(device_type: str, **answers: Any) -> _DeviceRecord:
-    """`_set_record` as a registration of its own."""
-    with _device_registry_lock:
-        record = _set_record(device_type, **answers)
-        _changed()
-    return record
 
 
 def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
@@ -1067,6 +858,10 @@ def _warn_once(key: Any, message: str, *, logged: bool = False) -> None:
         warnings.warn(message, stacklevel=3)
 
 
+def _describe(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+
+
 def _device_type(device: str | torch.device) -> str:
     """The type of `device`: "acc" for "acc", "acc:1" or torch.device("acc", 1)."""
     return device.type if isinstance(device, torch.device) else device.partition(":")[0]
@@ -1078,34 +873,43 @@ def _check_device_interface(device: str, device_interface: Any) -> None:
         and issubclass(device_interface, DeviceInterface)
     ):
         raise TypeError(
-            f"Cannot register {device_interface!r} for device '{device}': it is "
-            "not a DeviceInterface subclass; a device interface must be a "
-            "subclass of torch._dynamo.device_interface.DeviceInterface"
+            f"Cannot register {device_interface!r} for device '{device}': it is not "
+            "a subclass of torch._dynamo.device_interface.DeviceInterface"
         )
-    _check_hook_names(device_interface)
 
 
-def _check_hook_names(device_interface: type[DeviceInterface]) -> None:
-    """Warns once per public attribute of the backend's classes that is no
-    DeviceInterface member but close to one: a misspelt hook."""
-    members = [name for name in dir(DeviceInterface) if not name.startswith("_")]
-    for klass in device_interface.__mro__:
-        if klass in DeviceInterface.__mro__ or klass.__module__ == __name__:
-            continue
-        for name in vars(klass):
-            close = difflib.get_close_matches(name, members, n=1, cutoff=0.85)
-            if close and not name.startswith("_") and name not in members:
-                _warn_once(
-                    ("hook name", klass, name),
-                    f"{klass.__qualname__}.{name} is not a DeviceInterface member, "
-                    f"so it is never called; did you mean {close[0]}?",
-                )
+def _publish(
+    interfaces: dict[str, type[DeviceInterface] | None],
+    *,
+    unless: str | None = None,
+    replacing: str | None = None,
+) -> None:
+    """Sets each device's interface (None: none) and GPU_TYPES, unless `unless` is
+    registered; warns if `replacing` is."""
+    gpu = {d: _safe_probe(i, "is_gpu") for d, i in interfaces.items() if ":" not in d}
+    if replacing in device_interfaces:
+        message = f"Device interface for '{replacing}' is already registered"
+        warnings.warn(f"{message}, overwriting.", stacklevel=4)
+    with _device_registry_lock:
+        if unless is not None and unless in device_interfaces:
+            return
+        for device, device_interface in interfaces.items():
+            if device_interface is None:
+                device_interfaces.pop(device, None)
+            else:
+                device_interfaces[device] = device_interface
+            if gpu.get(device) and device not in GPU_TYPES:
+                GPU_TYPES.append(device)
+            elif device in gpu and not gpu[device] and device in GPU_TYPES:
+                GPU_TYPES.remove(device)
+        _bump_registry_generation()
 
 
 def register_interface_for_device(
     device: str | torch.device, device_interface: type[DeviceInterface]
 ) -> None:
-    """Registers `device_interface` for `device`; raises `TypeError` for a
+    """Registers `device_interface` for `device` ("<type>" or "<type>:<index>"),
+    replacing an earlier one with a warning. Raises `TypeError` for a
     non-`DeviceInterface`, `ValueError` for a built-in device type."""
     if isinstance(device, torch.device):
         device = device.type
@@ -1118,13 +922,11 @@ def register_interface_for_device(
     if _device_type(device) in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"Cannot register {device_interface.__name__} for device '{device}': "
-            f"'{_device_type(device)}' is a built-in device type, whose interface "
-            "torch registers itself. An out-of-tree backend renames PrivateUse1 "
-            "with torch.utils.rename_privateuse1_backend() and registers its "
-            "interface with torch._dynamo.device_interface."
+            f"'{_device_type(device)}' is a built-in device type. An out-of-tree "
+            "backend renames PrivateUse1 and calls torch._dynamo.device_interface."
             "register_interface_for_device_PrivateUse1()."
         )
-    _update_device_record(device, interface=device_interface)
+    _publish({device: device_interface}, replacing=device)
 
 
 def _register_privateuse1(
@@ -1140,8 +942,8 @@ def _register_privateuse1(
             count = device_interface.device_count()
         except Exception as err:
             raise RuntimeError(
-                f"{problem}.device_count() raised {type(err).__name__}: {err}. Nothing "
-                "was registered; implement device_count() so that it works first."
+                f"{problem}.device_count() raised {_describe(err)}. Nothing was "
+                "registered; implement device_count() so that it works first."
             ) from err
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RuntimeError(
@@ -1149,274 +951,35 @@ def _register_privateuse1(
                 "non-negative int. Nothing was registered."
             )
         names += [f"{name}:{i}" for i in range(count)]
-    with _device_registry_lock:
-        if discovered and name in device_interfaces:
-            return
-        for key in [k for k in device_interfaces if k.startswith(f"{name}:")]:
-            if key not in names:
-                _set_record(key, interface=None)
-        for key in names:
-            _set_record(key, interface=device_interface)
-        _changed()
+    stale = [k for k in list(device_interfaces) if k.startswith(f"{name}:")]
+    interfaces = {**dict.fromkeys(stale), **dict.fromkeys(names, device_interface)}
+    if discovered:
+        _publish(interfaces, unless=name)
+    else:
+        _publish(interfaces, replacing=name)
 
 
 def register_interface_for_device_PrivateUse1(
     device_interface: type[DeviceInterface],
 ) -> None:
     """Registers `device_interface` under the PrivateUse1 backend's current name
-    and "<name>:<i>" per device. Raises `TypeError` for a non-`DeviceInterface`
-    and `RuntimeError`, registering nothing, if its `device_count()` fails."""
+    and "<name>:<i>" per device, replacing an earlier one with a warning. Raises
+    `TypeError` for a non-`DeviceInterface` and `RuntimeError`, registering
+    nothing, if its `device_count()` fails."""
     name = torch._C._get_privateuse1_backend_name()
     _check_device_interface(name, device_interface)
     _register_privateuse1(name, device_interface)
 
 
-def _warn_discovery_failure(name: str, source: str, problem: str) -> None:
-    _warn_once(
-        ("discovery", source, problem),
-        f"Skipping {source} while looking for the DeviceInterface of the "
-        f"PrivateUse1 device '{name}': {problem}. Fix it, or register the "
-        "interface with torch._dynamo.device_interface."
-        "register_interface_for_device_PrivateUse1().",
-    )
-
-
-def _register_discovered(name: str, source: str, found: Any) -> str:
-    if name in device_interfaces:
-        pass  # the backend's code registered it explicitly
-    elif not (isinstance(found, type) and issubclass(found, DeviceInterface)):
-        problem = f"it returned {found!r}, which is not a DeviceInterface subclass"
-        expected = "a subclass of torch._dynamo.device_interface.DeviceInterface"
-        _warn_discovery_failure(name, source, f"{problem}; expected {expected}")
-    else:
-        _check_hook_names(found)
-        try:
-            _register_privateuse1(name, found, discovered=True)
-        except RuntimeError as err:
-            _warn_discovery_failure(name, source, str(err))
-    return source
-
-
-def _from_device_module_hook(name: str) -> str | None:
-    hook = getattr(getattr(torch, name, None), "get_device_interface", None)
-    if hook is None:
-        return None
-    source = f"torch.{name}.get_device_interface()"
-    try:
-        found = hook()
-    except Exception as err:
-        _warn_discovery_failure(name, source, f"it raised {type(err).__name__}: {err}")
-        return source
-    return _register_discovered(name, source, found)
-
-
-def _from_convention_module(name: str) -> str | None:
-    module_name = f"torch_{name}._dynamo.device_interface"
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as err:
-        # An absent module (or parent) is silent; a failing import is not.
-        missing = isinstance(err, ModuleNotFoundError) and err.name is not None
-        if missing and f"{module_name}.".startswith(f"{err.name}."):
-            return None
-        _warn_discovery_failure(name, module_name, f"{type(err).__name__}: {err}")
-        return module_name
-    source = f"{module_name}.DeviceInterface"
-    cls = getattr(module, "DeviceInterface", None)
-    if name in device_interfaces:
-        return source
-    if not isinstance(cls, type):
-        _warn_discovery_failure(name, source, f"it is {cls!r}, expected a class")
-        return source
-    if not issubclass(cls, DeviceInterface):
-        # Adopted, so that a backend need not import torch._dynamo.
-        try:
-            bases, namespace = (cls, DeviceInterface), {"__module__": cls.__module__}
-            cls = type(cls.__name__, bases, namespace)
-        except TypeError as err:
-            problem = f"it cannot be combined with DeviceInterface: {err}"
-            _warn_discovery_failure(name, source, problem)
-            return source
-    return _register_discovered(name, source, cls)
-
-
-def _backend_load_error(device: str, source: str, problem: str) -> RuntimeError:
-    return RuntimeError(
-        f"Could not load the Inductor backend of device '{device}' from "
-        f"{source}: {problem}. Fix the backend package, or register the backend "
-        "with torch._inductor.codegen.common.register_backend_for_device"
-        f"('{device}', ...) before compiling."
-    )
-
-
-def _run_loader(device: str, source: str, loader: Callable[[], None]) -> str:
-    try:
-        loader()
-    except Exception as err:
-        problem = f"it raised {type(err).__name__}: {err}"
-        raise _backend_load_error(device, source, problem) from err
-    return source
-
-
-def _from_registered_loader(device: str) -> str | None:
-    loader = device_backend_loaders.get(device)
-    if loader is None:
-        return None
-    name = getattr(loader, "__qualname__", None) or repr(loader)
-    source = f"the loader {name} given to register_device_backend_loader()"
-    return _run_loader(device, source, loader)
-
-
-def _from_entry_point(device: str) -> str | None:
-    from importlib.metadata import entry_points
-
-    group = BACKEND_ENTRY_POINT_GROUP
-    found = [ep for ep in entry_points(group=group) if ep.name == device]
-    if not found:
-        return None
-    origins = [
-        f"'{ep.name} = {ep.value}' of distribution "
-        f"'{ep.dist.name if ep.dist is not None else '?'}'"
-        for ep in found
-    ]
-    if len({ep.value for ep in found}) > 1:
-        problem = f"more than one distribution provides it ({'; '.join(origins)}); "
-        problem += "uninstall all but one"
-        raise _backend_load_error(device, f"the {group} entry points", problem)
-    source = f"the {group} entry point {origins[0]}"
-    try:
-        loader = found[0].load()
-    except Exception as err:
-        problem = f"loading it raised {type(err).__name__}: {err}"
-        raise _backend_load_error(device, source, problem) from err
-    if not callable(loader):
-        problem = f"it refers to {loader!r}, which is not callable"
-        raise _backend_load_error(device, source, problem)
-    return _run_loader(device, source, loader)
-
-
-def _from_inductor_backend_init(device: str) -> str | None:
-    hook = getattr(getattr(torch, device, None), "_inductor_backend_init", None)
-    if hook is None:
-        return None
-    if not callable(hook):
-        problem = f"it is {hook!r}, which is not callable"
-        source = f"torch.{device}._inductor_backend_init"
-        raise _backend_load_error(device, source, problem)
-    return _run_loader(device, f"torch.{device}._inductor_backend_init()", hook)
-
-
-# (source, is an Inductor backend loader, for any device or PrivateUse1 only),
-# in the order of precedence of _discover().
-_DISCOVERY_SOURCES = (
-    (_from_device_module_hook, False, False),
-    (_from_convention_module, False, False),
-    (_from_registered_loader, True, True),
-    (_from_entry_point, True, True),
-    (_from_inductor_backend_init, True, False),
-)
-
-
-def _discover(
-    device: str, satisfied: Callable[[], bool] | None = None, *, strict: bool = False
-) -> bool:
-    """Resolves an out-of-tree `device` from `_DISCOVERY_SOURCES` in order: its
-    interface (PrivateUse1 only), then loaders until `satisfied()`. A source that
-    leaves the need unmet is skipped until the registry changes; a loader that
-    raises raises if `strict`, else is logged once. Backend code runs unlocked,
-    one thread per device; returns False where waiting would deadlock."""
-    privateuse1 = device == torch._C._get_privateuse1_backend_name()
-    module = getattr(torch, device, None) if isinstance(device, str) else None
-
-    def todo() -> list[Callable[[str], str | None]]:
-        found = []
-        for find, loader, any_device in _DISCOVERY_SOURCES:
-            met = (satisfied is None or satisfied()) if loader else device in device_interfaces
-            miss = _discovery_misses.get((device, find))
-            retry = miss is None or miss[:2] != (_registry_generation, module) or (
-                strict and miss[2]
-            )
-            if not met and (any_device or privateuse1) and retry:
-                found.append(find)
-        return found
-
-    if device in _BUILTIN_DEVICE_INIT_LIST or not todo():
-        return True
-    me = threading.get_ident()
-    with _registry_changed:
-        while (owner := _discovering.get(device)) is not None:
-            waited = owner  # the end of the chain of threads owner waits for
-            while waited != me and waited in _discovery_waits:
-                waited = _discovery_waits[waited]
-            if waited == me:
-                return False
-            _discovery_waits[me] = owner
-            try:
-                _registry_changed.wait()
-            finally:
-                del _discovery_waits[me]
-            if not todo():
-                return True
-        _discovering[device] = me
-    try:
-        for find, loader, _ in _DISCOVERY_SOURCES:
-            if find not in todo():
-                continue  # satisfied by an earlier source
-            generation, raised = _registry_generation, False
-            try:
-                source = find(device)
-            except RuntimeError as err:
-                if strict:
-                    raise
-                raised, source = True, None
-                _warn_once(("loader", device, str(err)), str(err), logged=True)
-            if find not in todo():
-                continue
-            if source and generation == _registry_generation and loader:
-                _warn_once(
-                    ("loader", device, source),
-                    f"The Inductor backend loader of device '{device}', {source}, "
-                    f"returned without registering a backend for '{device}' with "
-                    "register_backend_for_device(). Compiles that need the device "
-                    "fail until a registration makes them run it again.",
-                )
-            _discovery_misses[(device, find)] = (_registry_generation, module, raised)
-    finally:
-        with _registry_changed:
-            del _discovering[device]
-            _registry_changed.notify_all()
-    return True
-
-
-def register_device_backend_loader(device: str, loader: Callable[[], None]) -> None:
-    """Registers `loader()`, run by the first compile that needs the Inductor
-    backend of the out-of-tree device type `device`. Raises `ValueError` for an
-    in-tree or indexed device type, `TypeError` for a non-callable loader."""
-    if not isinstance(device, str) or not device or ":" in device:
-        raise ValueError(
-            f"register_device_backend_loader() expects a device type such as "
-            f"'{torch._C._get_privateuse1_backend_name()}', got {device!r}"
-        )
-    if device in _BUILTIN_DEVICE_INIT_LIST:
-        raise ValueError(
-            f"'{device}' is an in-tree device type; its Inductor backend is "
-            "registered by torch and cannot be given a loader"
-        )
-    if not callable(loader):
-        raise TypeError(
-            f"The Inductor backend loader of device '{device}' must be callable, "
-            f"got {loader!r}"
-        )
-    _update_device_record(device, loader=loader)
-
-
-def _discover_privateuse1(*, loaders: bool = False) -> None:
-    """`_discover`s the PrivateUse1 device's interface (and backend, if `loaders`)."""
+def _discover_privateuse1() -> None:
+    """Discovers the interface of the renamed PrivateUse1 device if it has none."""
     if not _device_initialized:
-        _init_device_reg(lazy=True)
+        init_device_reg()
     name = torch._C._get_privateuse1_backend_name()
     if name != "privateuseone" and name not in device_interfaces:
-        _discover(name, (lambda: name in device_interfaces) if loaders else None)
+        from .device_discovery import _discover, _INTERFACE_ROUTES
+
+        _discover(name, _INTERFACE_ROUTES, lambda: name in device_interfaces)
 
 
 def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface]:
@@ -1425,12 +988,12 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
     if isinstance(device, torch.device):
         device = device.type
     if not _device_initialized:
-        _init_device_reg(lazy=True)
-    if (interface := _device_records.get(device, _NO_RECORD).interface) is not None:
-        return interface
+        init_device_reg()
+    if device in device_interfaces:
+        return device_interfaces[device]
     device_type = _device_type(device) if isinstance(device, str) else None
     if device_type is not None and device_type not in _BUILTIN_DEVICE_INIT_LIST:
-        _discover(device_type)
+        _discover_privateuse1()
         if device_type in device_interfaces:
             return device_interfaces[device_type]
     raise NotImplementedError(f"No interface for device {device}")
@@ -1439,7 +1002,7 @@ def get_interface_for_device(device: str | torch.device) -> type[DeviceInterface
 def _interface_or_none(device: torch.types.Device) -> type[DeviceInterface] | None:
     """`get_interface_for_device(device)`, or None for a device without one."""
     try:
-        return get_interface_for_device(device)
+        return get_interface_for_device(device)  # type: ignore[arg-type]
     except NotImplementedError:
         return None
 
@@ -1455,18 +1018,15 @@ def get_interface_for_device__PrivateUse1() -> Iterator[
 ]:
     """(name, interface) of the registered out-of-tree device types."""
     _discover_privateuse1()
-    found = [(n, i) for n, i in list(device_interfaces.items()) if ":" not in n]
-    return iter([(n, i) for n, i in found if n not in _BUILTIN_DEVICE_INIT_LIST])
+    found = list(device_interfaces.items())
+    skip = _BUILTIN_DEVICE_INIT_LIST
+    return iter([(n, i) for n, i in found if n not in skip and ":" not in n])
 
 
 def init_device_reg() -> None:
     """Registers the built-in interfaces, then discovers the PrivateUse1 one."""
-    _init_device_reg(lazy=False)
-
-
-def _init_device_reg(*, lazy: bool) -> None:
     global _device_initialized
-    builtins: dict[str, type[DeviceInterface]] = {}
+    builtins: dict[str, type[DeviceInterface] | None] = {}
     for device, device_interface, device_module in (
         ("cuda", CudaInterface, torch.cuda),
         ("xpu", XpuInterface, torch.xpu),
@@ -1476,12 +1036,8 @@ def _init_device_reg(*, lazy: bool) -> None:
         for i in range(device_module.device_count()):
             builtins[f"{device}:{i}"] = device_interface
     builtins.update(cpu=CpuInterface, mps=MpsInterface, tpu=TpuInterface)
-    with _device_registry_lock:
-        if not (lazy and _device_initialized):
-            for device, device_interface in builtins.items():
-                _set_record(device, interface=device_interface)
-            _device_initialized = True
-            _changed()
+    _publish(builtins)
+    _device_initialized = True
     _discover_privateuse1()
 
 
@@ -1505,7 +1061,7 @@ def _safe_probe(
         absent = isinstance(err, NotImplementedError)
         if absent and _is_base_default(device_interface, method):
             return default
-        problem = f"raised {type(err).__name__}: {err}"
+        problem = f"raised {_describe(err)}"
     else:
         if not isinstance(default, bool):
             return result
@@ -1522,3 +1078,21 @@ def _warn_broken_probe(
     name = getattr(device_interface, "__name__", repr(device_interface))
     message = f"{name}.{method}() {problem}; treating it as {default!r}"
     _warn_once(("probe", id(device_interface), method), message, logged=True)
+
+
+@_registry_cache
+def _backend_features(device: torch.types.Device) -> frozenset[BackendFeature] | None:
+    """`device`'s interface's `backend_features(device)` with `GPU` iff `is_gpu()`;
+    None without an override (a broken answer is logged once, read as empty)."""
+    interface = _interface_or_none(device)
+    if interface is None or _is_base_default(interface, "backend_features"):
+        return None
+    declared = _safe_probe(interface, "backend_features", device, default=None)
+    features: frozenset[BackendFeature] = frozenset()
+    if isinstance(declared, Set) and all(type(f) is BackendFeature for f in declared):
+        features = frozenset(declared) - {BackendFeature.GPU}
+    elif declared is not None:
+        problem = f"returned {declared!r}, not a set of BackendFeature members"
+        _warn_broken_probe(interface, "backend_features", problem, features)
+    gpu = {BackendFeature.GPU} if _safe_probe(interface, "is_gpu") else set()
+    return features | gpu

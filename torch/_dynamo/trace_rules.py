@@ -37,6 +37,7 @@ import sys
 import types
 import typing
 import unittest
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -49,20 +50,18 @@ import torch.utils._content_store
 from torch._environment import is_fbcode
 from torch._logging import warning_once
 from torch.utils import _config_module
+from torch.utils.backend_registration import _bump_registry_generation
 
 from . import config
 from .device_interface import (
-    _device_record,
-    _device_records,
+    _BUILTIN_DEVICE_INIT_LIST,
     _device_type,
     _discover_privateuse1,
     _registry_cache,
     _safe_probe,
-    _update_device_record,
     device_interfaces,
     DeviceInterface,
     get_interface_for_device__PrivateUse1,
-    get_registered_device_interfaces,
 )
 from .resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from .utils import (
@@ -418,6 +417,7 @@ manual_torch_name_rule_map: dict[
     "torch.fx.experimental.symbolic_shapes.has_free_unbacked_symbols": TorchInGraphFunctionVariable,
     "torch.cuda._get_device_properties": TorchInGraphFunctionVariable,
     "torch.utils.hooks.BackwardHook": TorchInGraphFunctionVariable,
+    "torch.utils._foreach_utils._privateuse1_backend_features": TorchInGraphFunctionVariable,
     "torch.set_default_device": UserFunctionVariable,
     "torch.sparse_bsc_tensor": SparseTensorCreationSkipVariable,
     "torch.sparse_bsr_tensor": SparseTensorCreationSkipVariable,
@@ -3108,6 +3108,9 @@ _DEVICE_MODULE_DEFAULT_RULES: dict[str, tuple[str, ...]] = {
     "constant_fold_need_guards": ("current_device", "is_initialized"),
 }
 
+# Device type -> {runtime function: rule kind}; see register_device_trace_rules.
+_device_trace_rules: dict[str, dict[Callable[..., Any], str]] = {}
+
 # Attributes _get_handlers() handles -> whether `torch.<name>`'s counts too.
 _DEVICE_HANDLED_FUNCTIONS: dict[str, bool] = dict.fromkeys(
     ("current_stream", "synchronize", "stream", "set_device"), True
@@ -3123,7 +3126,6 @@ class _DeviceTables:
     constant_fold_need_guards: dict[Callable[..., Any], None]
     # Attribute of _DEVICE_HANDLED_FUNCTIONS -> {function: device type}.
     handled: dict[str, dict[Callable[..., Any], str]]
-    tensor_classes: dict[type, None]
     constant_types: frozenset[type]
     devices: frozenset[str]
     # The current accelerator, if one of `devices` whose interface exposes streams.
@@ -3178,24 +3180,6 @@ def _unwrapped(fn: Any) -> Any:
     return unwrap_if_wrapper(fn)
 
 
-def _interface_slot(device_interface: Any, slot: str) -> list[Any]:
-    """`device_interface.<slot>` as a list; [] (warned once) if malformed."""
-    try:
-        entries = list(getattr(device_interface, slot, ()))
-    except TypeError:
-        entries = None
-    if entries is None or not all(callable(e) and hashable(e) for e in entries):
-        warning_once(
-            log,
-            "Ignoring %s.%s = %s: expected a tuple of functions or classes",
-            getattr(device_interface, "__name__", device_interface),
-            slot,
-            repr(getattr(device_interface, slot, None)),
-        )
-        return []
-    return entries
-
-
 _privateuse1_backend_name = torch._C._get_privateuse1_backend_name
 
 
@@ -3211,14 +3195,12 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
     if privateuse1_name != "privateuseone" or device_interfaces:
         for name, device_interface in get_interface_for_device__PrivateUse1():
             devices.append((name, device_interface, getattr(torch, name, None)))
-    traced = any(r.trace_rules for r in list(_device_records.values()))
-    static_rules = get_torch_obj_rule_map() if devices or traced else {}
+    static_rules = get_torch_obj_rule_map() if devices or _device_trace_rules else {}
     handled: dict[str, dict[Callable[..., Any], str]] = {
         attr: {} for attr in _DEVICE_HANDLED_FUNCTIONS
     }
     classes: dict[str, dict[type, str]] = defaultdict(dict)
     kinds: dict[Any, str] = {}
-    tensor_classes: dict[type, None] = {}
     constant_types, stream_devices = set(), set()
     accelerator = torch.accelerator.current_accelerator() if devices else None
     for name, device_interface, module in devices:
@@ -3227,9 +3209,6 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
         )
         for table, cls in _device_classes(device_interface, module):
             classes[table].setdefault(cls, name)
-        tensor_classes.update(
-            dict.fromkeys(_interface_slot(device_interface, "dynamo_tensor_classes"))
-        )
         streams = _safe_probe(device_interface, "exposes_streams")
         if streams and getattr(accelerator, "type", None) == name:
             stream_devices.add(name)
@@ -3237,8 +3216,8 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
             props = _safe_probe(device_interface, "get_device_properties", default=None)
             if props is not None:
                 constant_types.add(type(props))
-    for name, record in list(_device_records.items()):
-        for fn, kind in (record.trace_rules or {}).items():
+    for name, rules in list(_device_trace_rules.items()):
+        for fn, kind in rules.items():
             kinds.setdefault(fn, kind)
             if fn in static_rules:
                 warning_once(
@@ -3251,21 +3230,24 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                     static_rules[fn].__name__,
                 )
     kinds = {fn: kind for fn, kind in kinds.items() if fn not in static_rules}
-
-    if privateuse1_name != "privateuseone":  # the eager device lists ask it
-        kinds[torch.utils._foreach_utils._privateuse1_backend_features] = "constant_fold"
-
+    rule_map: dict[Any, type[VariableTracker]] = {
+        f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
+        for f, k in kinds.items()
+    }
+    # Nor is a skipped function traced as a frame of its own when it runs after
+    # the graph break, as the frames of torch's runtime functions are not.
+    rule_map.update(
+        (f"{f.__code__.co_filename}#{f.__code__.co_name}", SkipFunctionVariable)
+        for f, k in kinds.items()
+        if k == "skip" and isinstance(getattr(f, "__code__", None), types.CodeType)
+    )
     return _DeviceTables(
-        rule_map={
-            f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
-            for f, k in kinds.items()
-        },
+        rule_map=rule_map,
         constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
         constant_fold_need_guards={
             f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
         },
         handled=handled,
-        tensor_classes=tensor_classes,
         **classes,
         constant_types=frozenset(constant_types),
         devices=frozenset(name for name, _, _ in devices),
@@ -3282,7 +3264,7 @@ def _device_rule_kinds(
     handled: dict[str, dict[Callable[..., Any], str]],
 ) -> dict[Any, str]:
     """The rule kind of each runtime function of `name`, by increasing
-    precedence: module defaults, handled functions, interface slots, trace rules."""
+    precedence: module defaults, handled functions, registered trace rules."""
     device_kinds: dict[Any, str] = {}
     for kind, attrs in _DEVICE_MODULE_DEFAULT_RULES.items():
         for attr in attrs:
@@ -3295,11 +3277,7 @@ def _device_rule_kinds(
             if fn is not None and fn not in static_rules:
                 handled[attr].setdefault(fn, name)
                 device_kinds[fn] = "in_graph"
-    for fn in _interface_slot(device_interface, "dynamo_constant_fold_fns"):
-        device_kinds[fn] = "constant_fold"
-    for fn in _interface_slot(device_interface, "dynamo_constant_fold_fns_need_guards"):
-        device_kinds[fn] = "constant_fold_need_guards"
-    device_kinds.update(_device_record(name).trace_rules or {})
+    device_kinds.update(_device_trace_rules.get(name, {}))
     return device_kinds
 
 
@@ -3330,18 +3308,16 @@ def register_device_trace_rules(
     constant_fold_need_guards: Iterable[Callable[..., Any]] = (),
 ) -> None:
     """Sets how Dynamo traces runtime functions of the out-of-tree `device_type`,
-    over its module's defaults and interface's slots (torch functions keep theirs);
-    a later rule for a function replaces the earlier one. Raises `ValueError` for a
-    built-in device type or a function given two rules, `TypeError` for bad input."""
+    over its device module's defaults (torch functions keep theirs); a later rule
+    for a function replaces the earlier one with a warning. Raises `ValueError` for
+    a built-in device type or a function given two rules, `TypeError` for bad input."""
     if not isinstance(device_type, (str, torch.device)):
         raise TypeError(
             f"register_device_trace_rules(): the device type must be a str or a "
             f"torch.device, got {device_type!r}"
         )
     device_type = _device_type(device_type)
-    if device_type in dict(get_registered_device_interfaces()) and device_type not in (
-        dict(get_interface_for_device__PrivateUse1())
-    ):
+    if device_type in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"register_device_trace_rules(): '{device_type}' is a built-in device "
             "type, whose trace rules are part of torch; it applies to out-of-tree "
@@ -3367,7 +3343,15 @@ def register_device_trace_rules(
                     f"both as {new_rules[fn]} and as {kind}; give it one rule"
                 )
             new_rules[fn] = kind
-    _update_device_record(device_type, trace_rules=new_rules)
+    rules = _device_trace_rules.get(device_type, {})
+    if replaced := [fn for fn in new_rules if fn in rules]:
+        warnings.warn(
+            f"Trace rules for '{device_type}' are already registered for "
+            f"{replaced}, overwriting.",
+            stacklevel=2,
+        )
+    _device_trace_rules[device_type] = {**rules, **new_rules}
+    _bump_registry_generation()
 
 
 def _load_obj_from_str(fully_qualified_name: str) -> Any:
@@ -4427,10 +4411,20 @@ def _obj_rule_and_reason(obj: Any) -> tuple[type[VariableTracker] | None, str]:
     tables = _device_tables()
     rule = tables.rule_map.get(obj, None)
     if rule is None and obj in tables.interfaceless_runtime:
-        # a runtime function of PrivateUse1: discover its interface, then ask again
-        _discover_privateuse1(loaders=True)
+        # a runtime function of PrivateUse1: find its interface (its Inductor
+        # backend's loader may register it), then ask again
+        from torch._inductor.codegen.common import _load_backend
+
+        _discover_privateuse1()
+        _load_backend(torch._C._get_privateuse1_backend_name(), strict=False)
         rule = _device_tables().rule_map.get(obj, None)
     return rule, "device trace rules"
+
+
+def _frame_rule(key: str) -> type[VariableTracker] | None:
+    """The rule of the frame `key` ("<filename>#<name>") in torch's rule map,
+    else in the device trace rules (a skipped device runtime function)."""
+    return get_torch_obj_rule_map().get(key) or _device_tables().rule_map.get(key)
 
 
 def _lookup_inner(
@@ -4466,7 +4460,7 @@ def _lookup_inner(
                 filename + "#" + TORCH_DYNAMO_RESUME_IN_PREFIX, None
             )
         else:
-            rule = get_torch_obj_rule_map().get(filename + "#" + name, None)
+            rule = _frame_rule(filename + "#" + name)
         if rule is not None:
             if reasons is not None:
                 reasons.add("get_torch_obj_rule_map")

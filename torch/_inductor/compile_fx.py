@@ -124,7 +124,7 @@ from .decomposition import select_decomp_table
 from .device_operator_policy import (
     _device_config_applied,
     _device_config_scope,
-    _device_operator_policies,
+    device_operator_policies,
     DeviceOperatorPolicy,
     operator_policy_scope,
     PolicyDecompTable,
@@ -762,7 +762,7 @@ def _graph_operator_policy(
     init_backend_registration(
         x.device for x in example_inputs if isinstance(x, torch.Tensor)
     )
-    if not _device_operator_policies():
+    if not device_operator_policies:
         return None
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
 
@@ -2310,37 +2310,26 @@ def get_cpp_wrapper_config(log_cudagraph_skip: bool = True) -> dict[str, object]
     }
 
 
-def get_cuda_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]:
-    """
-    Returns a cuda device context manager if there is a single device in the graph
-    """
-    if not torch.cuda.is_available():
-        return contextlib.nullcontext()
-
-    cuda_devices: OrderedSet[torch.device] = OrderedSet(
-        device for device in get_all_devices(gm) if device.type == "cuda"
-    )
-
-    return (
-        torch.cuda.device(next(iter(cuda_devices)))  # type: ignore[return-value]
-        if len(cuda_devices) == 1
-        else contextlib.nullcontext()
-    )
-
-
 def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]:
-    """``DeviceInterface.device(index)`` of the graph's one indexed device whose
-    interface ``runs_passes_under_device()``, else a null context."""
+    """``DeviceInterface.device(device)`` of the graph's one device whose interface
+    ``runs_passes_under_device()``, if that is a context manager, else a null
+    context."""
     devices: OrderedSet[torch.device] = OrderedSet(
         device
         for device in get_all_devices(gm)
-        if device.index is not None
-        and _probe_interface(device.type, "runs_passes_under_device")
+        if _probe_interface(device.type, "runs_passes_under_device")
     )
     if len(devices) != 1:
         return contextlib.nullcontext()
     device = next(iter(devices))
-    return get_interface_for_device(device.type).device(device.index)  # type: ignore[return-value]
+    context = get_interface_for_device(device.type).device(device)
+    if not hasattr(context, "__exit__"):
+        return contextlib.nullcontext()
+    return context  # type: ignore[return-value]
+
+
+# The name of get_device_context when it served cuda only.
+get_cuda_device_context = get_device_context
 
 
 def _should_wakeup_async_compile(example_inputs: Sequence[InputType]) -> bool:

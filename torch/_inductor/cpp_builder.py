@@ -27,11 +27,9 @@ from typing import Any
 
 import torch
 from torch._dynamo.device_interface import (
+    _BUILTIN_DEVICE_INIT_LIST,
     _CppDeviceOptions,
-    _device_record,
     _interface_or_none,
-    _update_device_record,
-    DeviceInterface,
 )
 from torch._dynamo.utils import dynamo_timed
 from torch._inductor import config, exc
@@ -39,6 +37,7 @@ from torch._inductor.cpu_vec_isa import invalid_vec_isa, VecISA
 from torch._inductor.runtime.runtime_utils import cache_dir
 from torch.torch_version import TorchVersion
 from torch.utils._ordered_set import OrderedSet
+from torch.utils.backend_registration import _register
 
 
 if config.is_fbcode():
@@ -2016,13 +2015,21 @@ def _transform_rocm_paths(lpaths: list[str]) -> None:
             lpaths.append(sdk_lib)
 
 
+# Device type -> callback(device_type, aot_mode, compile_only) returning the
+# device's C++ build options; see register_cpp_device_options.
+_cpp_device_options_registry: dict[str, Callable[[str, bool, bool], Any]] = {}
+
+
 def register_cpp_device_options(
     device_type: str, callback: Callable[[str, bool, bool], Any]
 ) -> None:
-    """Registers ``callback(device_type, aot_mode, compile_only)`` as the source of
-    an out-of-tree device type's C++ options (see get_cpp_torch_device_options); a
-    later registration replaces it, built-in device types are refused."""
-    if not isinstance(device_type, str) or _is_builtin_device_type(device_type):
+    """Registers ``callback``, called like :func:`get_cpp_torch_device_options`,
+    as the C++ build options of the out-of-tree ``device_type`` (an earlier one is
+    replaced with a warning). It takes precedence over the device interface's
+    ``get_cpp_device_options()``, which is the same answer for backends that
+    have an interface."""
+    own_type = isinstance(device_type, str) and _normalize_device_type(device_type)
+    if not own_type or own_type in _BUILTIN_DEVICE_INIT_LIST:
         raise ValueError(
             f"Cannot register C++ device options for {device_type!r}: expected the "
             "name of an out-of-tree device type (the built-in ones have theirs)"
@@ -2032,16 +2039,7 @@ def register_cpp_device_options(
             f"Cannot register C++ device options for '{device_type}': "
             f"{callback!r} is not callable"
         )
-    _update_device_record(_normalize_device_type(device_type), cpp_options=callback)
-
-
-def _is_builtin_device_type(device_type: str) -> bool:
-    """Whether torch registers the interface of ``device_type`` itself."""
-    device_type = _normalize_device_type(device_type)
-    if device_type == torch._C._get_privateuse1_backend_name():
-        return False
-    interface = _interface_or_none(device_type)
-    return interface is not None and interface.__module__ == DeviceInterface.__module__
+    _register(_cpp_device_options_registry, own_type, callback, "Device options")
 
 
 def _normalize_device_type(device_type: str) -> str:
@@ -2054,32 +2052,54 @@ def _normalize_device_type(device_type: str) -> str:
 
 def _declared_cpp_device_options(
     device_type: str, aot_mode: bool, compile_only: bool
-) -> tuple[_CppDeviceOptions | None, bool]:
-    """``(options, complete)`` of the first source that declares options, else
-    ``(None, False)``; see :func:`get_cpp_torch_device_options`."""
-    from .codegen.common import _find_device_op_overrides
+) -> _CppDeviceOptions | None:
+    """The options of ``device_type``'s registered callback, else of its
+    interface's ``get_cpp_device_options()``; None if neither answers."""
+    source = _cpp_device_options_registry.get(device_type)
+    options = source and source(device_type, aot_mode, compile_only)
+    if options is None and (interface := _interface_or_none(device_type)) is not None:
+        source = interface.get_cpp_device_options
+        options = source(aot_mode, compile_only)
+    if options is not None and not _is_lists_of_str(options, 7):
+        raise TypeError(
+            f"C++ device options for '{device_type}' from "
+            f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
+            "lists of str (definitions, include_dirs, cflags, ldflags, "
+            f"libraries_dirs, libraries, passthrough_args), got {options!r}"
+        )
+    return options
 
-    device_type = _normalize_device_type(device_type)
-    callback = _device_record(device_type).cpp_options
-    overrides = _find_device_op_overrides(device_type)
-    interface = _interface_or_none(device_type)
-    sources = (
-        (None if callback is None else functools.partial(callback, device_type), True),
-        (None if overrides is None else overrides.get_cpp_torch_device_options, False),
-        (None if interface is None else interface.get_cpp_device_options, True),
-    )
-    for source, complete in sources:
-        if source is None or (options := source(aot_mode, compile_only)) is None:
-            continue
-        if not _is_lists_of_str(options, 7):
-            raise TypeError(
-                f"C++ device options for '{device_type}' from "
-                f"{getattr(source, '__qualname__', source)!r} must be a 7-tuple of "
-                "lists of str (definitions, include_dirs, cflags, ldflags, "
-                f"libraries_dirs, libraries, passthrough_args), got {options!r}"
+
+def _own_options_first(
+    get_options: Callable[..., _CppDeviceOptions],
+) -> Callable[..., _CppDeviceOptions]:
+    """``get_options`` (get_cpp_torch_device_options), except that an out-of-tree
+    device's options are its registered callback's, else its interface's
+    ``get_cpp_device_options()``, where they answer; only the ``cpp_stdlib``
+    "libstdc++" is supported."""
+
+    @functools.wraps(get_options)
+    def wrapper(
+        device_type: str,
+        aot_mode: bool = False,
+        compile_only: bool = False,
+        cpp_stdlib: str = "libstdc++",
+    ) -> _CppDeviceOptions:
+        if cpp_stdlib == "libc++":
+            raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
+        if cpp_stdlib != "libstdc++":
+            raise ValueError(
+                f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
             )
-        return tuple(list(entries) for entries in options), complete  # type: ignore[return-value]
-    return None, False
+        own_type = _normalize_device_type(device_type)
+        if own_type not in _BUILTIN_DEVICE_INIT_LIST:
+            declared = _declared_cpp_device_options(own_type, aot_mode, compile_only)
+            if declared is not None:
+                return declared
+        return get_options(device_type, aot_mode, compile_only)
+
+    del wrapper.__wrapped__  # its signature is upstream's, with cpp_stdlib
+    return wrapper
 
 
 def _device_cpp_optimization_flags(
@@ -2109,11 +2129,11 @@ def _is_lists_of_str(value: Any, length: int) -> bool:
     )
 
 
+@_own_options_first
 def get_cpp_torch_device_options(
     device_type: str,
     aot_mode: bool = False,
     compile_only: bool = False,
-    cpp_stdlib: str = "libstdc++",
 ) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
     """
     This function is used to get the build args of device related build options.
@@ -2121,23 +2141,7 @@ def get_cpp_torch_device_options(
     2. Device MACROs.
     3. MISC
     4. Return the build args
-
-    A device's own options come from the first source that answers: its
-    ``register_cpp_device_options`` callback, its ``DeviceOpOverrides``'
-    ``get_cpp_torch_device_options`` (added to those below), its interface's
-    ``get_cpp_device_options``. Only ``cpp_stdlib="libstdc++"`` is supported.
     """
-    if cpp_stdlib == "libc++":
-        raise RuntimeError("cpp_stdlib='libc++' is only supported in fbcode")
-    if cpp_stdlib != "libstdc++":
-        raise ValueError(
-            f"cpp_stdlib must be 'libstdc++' or 'libc++', got {cpp_stdlib!r}"
-        )
-    declared, complete = _declared_cpp_device_options(
-        device_type, aot_mode, compile_only
-    )
-    if complete:
-        return declared  # type: ignore[return-value]
     definitions: list[str] = []
     include_dirs: list[str] = []
     cflags: list[str] = []
@@ -2209,19 +2213,6 @@ def get_cpp_torch_device_options(
     if device_type == "mps":
         definitions.append(" USE_MPS")
 
-    options = (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
-               passthrough_args)
-    for common, extra in zip(options, declared or ()):
-        common.extend(entry for entry in extra if entry not in common)
-    return _add_build_config_options(options, device_type, aot_mode, compile_only)
-
-
-def _add_build_config_options(
-    options: tuple[list[str], ...], device_type: str, aot_mode: bool, compile_only: bool
-) -> tuple[list[str], list[str], list[str], list[str], list[str], list[str], list[str]]:
-    """``options`` with the fbcode and custom-op options added."""
-    (definitions, include_dirs, cflags, ldflags, libraries_dirs, libraries,
-     passthrough_args) = options
     if config.is_fbcode():
         include_dirs.append(build_paths.sdk_include)
 

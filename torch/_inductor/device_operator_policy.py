@@ -16,7 +16,8 @@ from typing import Any, TYPE_CHECKING, TypeVar
 
 import torch
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import _device_record, _update_device_record
+from torch._dynamo.device_interface import _BUILTIN_DEVICE_INIT_LIST
+from torch.utils.backend_registration import _register
 
 
 if TYPE_CHECKING:
@@ -221,9 +222,9 @@ class DeviceOperatorPolicy:
     def __post_init__(self) -> None:
         device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
         where = f"DeviceOperatorPolicy for device type {device_type!r}"
-        _check(device_type not in ("cpu", "meta"), f"{where}: operator policies are "
-               f"for accelerator device types; {device_type!r} compiles always use "
-               "the default tables")
+        _check(device_type not in _BUILTIN_DEVICE_INIT_LIST, f"{where}: operator "
+               f"policies are for out-of-tree accelerator device types; {device_type!r}"
+               " compiles always use the default tables")
         _check(isinstance(self.version, str) and self.version, f"{where}: version "
                f"must be a non-empty str (the backend's version of its rules), got "
                f"{self.version!r}")
@@ -359,31 +360,30 @@ def _node_device_type(node: torch.fx.Node) -> str | None:
     return None
 
 
-def _device_operator_policies() -> dict[str, DeviceOperatorPolicy]:
-    """Device type -> its registered policy, read from the device records."""
-    records = list(torch._dynamo.device_interface._device_records.items())
-    return {d: r.operator_policy for d, r in records if r.operator_policy is not None}
+# Device type -> its policy; see register_device_operator_policy.
+device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
-    """Registers ``policy`` for its device type; a later registration replaces it."""
+    """Registers ``policy`` for its device type, replacing an earlier one with a
+    warning."""
     _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
-    _update_device_record(policy.device_type, operator_policy=policy)
+    _register(device_operator_policies, policy.device_type, policy, "Operator policy")
     log.debug("registered operator policy %s", policy.cache_key)
 
 
 def get_device_operator_policy(device: Device) -> DeviceOperatorPolicy | None:
     """The policy registered for ``device``'s type (the index is ignored), or None."""
     device_type = torch._dynamo.device_interface._device_type(device)
-    return _device_record(device_type).operator_policy
+    return device_operator_policies.get(device_type)
 
 
 def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy | None:
     """The policy of the one accelerator among ``device_types`` (cpu, meta ignored),
     or None; several accelerators with a policy among them are refused."""
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
-    policies = {d: _device_record(d).operator_policy for d in accelerators}
+    policies = {d: device_operator_policies.get(d) for d in accelerators}
     described = ", ".join(
         f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
         for d, p in policies.items()
@@ -442,7 +442,7 @@ def _passes_with_device_config(passes: Callable[..., _T]) -> Callable[..., _T]:
 
     @functools.wraps(passes)
     def wrapper(gm: torch.fx.GraphModule, *args: Any, **kwargs: Any) -> _T:
-        if _device_config_applied.get() or not _device_operator_policies():
+        if _device_config_applied.get() or not device_operator_policies:
             return passes(gm, *args, **kwargs)
         from .utils import graph_device_types
 
@@ -493,7 +493,7 @@ def _resolve_policy_decomp_table(
     cache_key_fields: str | None = None,
 ) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
-    policy = _device_record(device_type).operator_policy
+    policy = device_operator_policies.get(device_type)
     found = "none" if policy is None else repr(policy.cache_key)
     _check(policy is not None and policy.cache_key == cache_key, "this compile was set "
            f"up with operator policy {cache_key!r} for device type {device_type!r}, "

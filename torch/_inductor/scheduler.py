@@ -99,7 +99,7 @@ from .runtime.hints import DeviceProperties, ReductionHint
 from .runtime.runtime_utils import green_text, is_power_of_2, red_text
 from .sizevars import SimplifyIndexing
 from .utils import (
-    _device_backend_features,
+    _declares,
     _exposes_streams,
     _unstable_customized_partition_wrapper,
     cache_on_self,
@@ -215,7 +215,10 @@ def _is_gpu_triton_backend(
         return False
     device_type = node1.get_device().type  # type: ignore[union-attr]
     return (
-        BackendFeature.MIX_ORDER_REDUCTION in _device_backend_features(device_type)
+        (
+            device_type in ("cuda", "xpu")
+            or _declares(device_type, BackendFeature.MIX_ORDER_REDUCTION)
+        )
         and get_current_backend(device_type) == "triton"
     )
 

@@ -99,36 +99,9 @@ if TYPE_CHECKING:
 
 
 from torch._dynamo import device_interface as _device_interface
+from torch._dynamo.device_interface import GPU_TYPES
 
 
-class _RegistryList(list):  # type: ignore[type-arg]
-    """A list refilled in place by ``compute()`` when read after a registry change."""
-
-    def __init__(self, items: list[str], compute: Callable[[], list[str]]) -> None:
-        super().__init__(items)
-        self._compute, self._generation = compute, -1
-
-    def _fresh(self) -> list[str]:
-        generation = _device_interface._registry_generation
-        if self._generation != generation:
-            list.__setitem__(self, slice(None), self._compute())
-            self._generation = generation
-        return self
-
-
-for _name in (
-    "__add__", "__contains__", "__eq__", "__getitem__", "__iter__", "__len__",
-    "__ne__", "__repr__", "__reversed__", "copy", "count", "index",
-):  # fmt: skip
-    _method = getattr(list, _name)
-    setattr(_RegistryList, _name, lambda self, *a, _m=_method: _m(self._fresh(), *a))
-del _name, _method
-
-
-# GPU-class types (DeviceInterface.is_gpu()), built-ins first; current when read.
-GPU_TYPES: list[str] = _RegistryList(
-    ["cuda", "mps", "xpu", "mtia"], lambda: _gpu_types()
-)
 T = TypeVar("T")
 
 
@@ -153,7 +126,11 @@ def get_gpu_type() -> str:
     return gpu_type
 
 
-from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
+from torch._dynamo.device_interface import (
+    _backend_features,
+    _safe_probe,
+    get_interface_for_device,
+)
 from torch._dynamo.utils import detect_fake_mode
 from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList
@@ -2809,10 +2786,10 @@ def use_ck_conv_template(layout: Layout) -> bool:
 
 
 def _use_template_for_cpu(layout: Layout) -> bool:
-    features = _device_backend_features(layout.device)
-    return (
-        config.max_autotune or config.max_autotune_gemm
-    ) and _device_interface.BackendFeature.CPP_TEMPLATES in features
+    return (config.max_autotune or config.max_autotune_gemm) and (
+        layout.device.type == "cpu"
+        or _declares(layout.device, _device_interface.BackendFeature.CPP_TEMPLATES)
+    )
 
 
 def use_cpp_bmm_template(
@@ -3621,44 +3598,15 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
     return name + "__original__"
 
 
-def _backend_features_of_interface(
-    interface: Any, device: torch.types.Device = None
-) -> frozenset[BackendFeature]:
-    """``interface.backend_features(device)`` (broken: empty, logged once), with
-    ``GPU`` iff ``interface.is_gpu()``."""
-    gpu = _device_interface.BackendFeature.GPU
-    declared = _safe_probe(interface, "backend_features", device, default=None)
-    features: frozenset[BackendFeature] = frozenset()
-    if isinstance(declared, collections.abc.Set) and all(
-        isinstance(feature, _device_interface.BackendFeature) for feature in declared
-    ):
-        features = frozenset(declared) - {gpu}
-    elif declared is not None:
-        _device_interface._warn_broken_probe(
-            interface,
-            "backend_features",
-            f"returned {declared!r}, not a set of BackendFeature members",
-            features,
-        )
-    if _safe_probe(interface, "is_gpu"):
-        features |= {gpu}
-    return features
-
-
-@_device_interface._registry_cache
-def _device_backend_features(device: torch.types.Device) -> frozenset[BackendFeature]:
-    """``_backend_features_of_interface`` of ``device``'s interface, or empty."""
-    if (interface := _device_interface._interface_or_none(device)) is None:
-        return frozenset()
-    return _backend_features_of_interface(interface, device)
+def _declares(device: torch.types.Device, feature: BackendFeature) -> bool:
+    """Whether ``device``'s interface declares ``feature`` in ``backend_features()``."""
+    return feature in (_backend_features(device) or ())
 
 
 def _gpu_types() -> list[str]:
-    """The registered types whose interface says ``is_gpu()``, new ones last."""
-    interfaces = list(_device_interface.get_registered_device_interfaces())
-    found = [n for n, i in interfaces if ":" not in n and _safe_probe(i, "is_gpu")]
-    listed = [name for name in list.__iter__(GPU_TYPES) if name in found]
-    return listed + [name for name in found if name not in listed]
+    """The registered device types of ``GPU_TYPES``, in its order."""
+    registered = dict(_device_interface.get_registered_device_interfaces())
+    return [device for device in GPU_TYPES if device in registered]
 
 
 def _device_is_available(device: str) -> bool:
@@ -3672,20 +3620,8 @@ def _probe_interface(device: str | None, method: str, *args: Any) -> bool:
 
 
 def is_gpu(device: str | None) -> bool:
-    answer = _is_gpu(device)
-    if answer is None:  # the PrivateUse1 device: discover its interface first
-        _device_interface.get_registered_device_interfaces()
-        return device in GPU_TYPES
-    return answer
-
-
-@_device_interface._registry_cache
-def _is_gpu(device: str | None) -> bool | None:
-    """``device in GPU_TYPES``; None for the PrivateUse1 device without interface."""
-    if device == torch._C._get_privateuse1_backend_name() and (
-        device not in _device_interface.device_interfaces
-    ):
-        return None
+    if device == torch._C._get_privateuse1_backend_name():
+        _device_interface.get_registered_device_interfaces()  # discovers its interface
     return device in GPU_TYPES
 
 

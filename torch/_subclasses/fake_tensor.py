@@ -326,17 +326,17 @@ _device_fake_impls_generation = -1
 
 
 def _refresh_device_fake_impls() -> None:
-    """Re-reads ``_device_fake_impls`` from the device records after a registration
-    (there are none before ``torch._dynamo.device_interface`` is imported)."""
+    """Re-reads ``_device_fake_impls`` from the operator policies after a
+    registration (there are none before the policy module is imported)."""
     global _device_fake_impls, _device_fake_impls_generation
-    registry = sys.modules.get("torch._dynamo.device_interface")
-    if registry is None or registry._registry_generation == _device_fake_impls_generation:
+    policies = sys.modules.get("torch._inductor.device_operator_policy")
+    generation = torch.utils.backend_registration._registry_generation
+    if policies is None or generation == _device_fake_impls_generation:
         return
-    generation, impls = registry._registry_generation, {}
-    for device, record in list(registry._device_records.items()):
-        if record.operator_policy is not None:
-            for op, impl in record.operator_policy.fake_overrides.items():
-                impls.setdefault(op, {})[device] = impl
+    impls: dict[OpOverload, dict[str, Callable[..., Any]]] = {}
+    for device, policy in list(policies.device_operator_policies.items()):
+        for op, impl in policy.fake_overrides.items():
+            impls.setdefault(op, {})[device] = impl
     if impls != _device_fake_impls:
         FakeTensorMode.cache_clear()  # its entries predate the change
     _device_fake_impls, _device_fake_impls_generation = impls, generation

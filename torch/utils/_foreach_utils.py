@@ -1,41 +1,19 @@
 import sys
-from collections.abc import Set
-from enum import Enum
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import torch
 from torch import Tensor
 from torch.autograd.grad_mode import no_grad
 
 
-_declared_features: Any = None
-
-
 def _privateuse1_backend_features(name: str) -> tuple[str, ...] | None:
-    r"""The ``BackendFeature`` names PrivateUse1 backend ``name``'s interface declares
-    by overriding ``backend_features()``; None without an override. Cached."""
-    global _declared_features
+    r"""The names of the ``BackendFeature`` members the interface of PrivateUse1
+    backend ``name`` declares by overriding ``backend_features()``; None without."""
     registry = sys.modules.get("torch._dynamo.device_interface")
     if registry is None:  # nothing can have registered an interface yet
         return None
-    if _declared_features is None:
-        _declared_features = registry._registry_cache(_backend_features_of)
-    return _declared_features(name)
-
-
-def _backend_features_of(name: str) -> tuple[str, ...] | None:
-    registry = sys.modules["torch._dynamo.device_interface"]
-    if (interface := registry._interface_or_none(name)) is None:
-        return None
-    if registry._is_base_default(interface, "backend_features"):
-        return None
-    declared = registry._safe_probe(interface, "backend_features", default=None)
-    if isinstance(declared, Set) and all(isinstance(f, Enum) for f in declared):
-        return tuple(sorted(f.name for f in declared))
-    if declared is not None:
-        problem = f"returned {declared!r}, not a set of BackendFeature members"
-        registry._warn_broken_probe(interface, "backend_features", problem, frozenset())
-    return ()
+    declared = registry._backend_features(name)
+    return None if declared is None else tuple(sorted(f.name for f in declared))
 
 
 def _privateuse1_devices_with(feature: str, default: bool) -> list[str]:

@@ -3,6 +3,8 @@ import hashlib
 import os
 from typing import Any
 
+from torch.utils.backend_registration import _registry_cache
+
 
 _FAILED_TO_MAP_SEGMENT_FROM_SHARED_OBJECT = "failed to map segment from shared object"
 
@@ -31,23 +33,6 @@ def _raise_triton_cache_load_error(exc: BaseException) -> None:
         "generated shared objects. Set TRITON_CACHE_DIR to a directory on an "
         "executable filesystem."
     ) from exc
-
-
-def _registry_cache(fn: Any) -> Any:
-    """``device_interface._registry_cache(fn)``, made lazily: imports no Dynamo."""
-    cached: Any = None
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any) -> Any:
-        nonlocal cached
-        if cached is None:
-            from torch._dynamo.device_interface import _registry_cache
-
-            cached = _registry_cache(fn)
-        return cached(*args)
-
-    wrapper.cache_clear = lambda: cached and cached.cache_clear()  # type: ignore[attr-defined]
-    return wrapper
 
 
 @functools.cache
@@ -225,15 +210,11 @@ def has_triton_stable_tma_api() -> bool:
     return False
 
 
+@_registry_cache
 def has_triton(*, include_cpu: bool = True) -> bool:
     """Whether Triton can generate code for an available registered device:
     ``is_available()``, ``is_triton_capable()`` and ``raise_if_triton_unavailable()``
     not raising. ``include_cpu=False`` leaves cpu out. A probe, never raises."""
-    return _has_triton(include_cpu)
-
-
-@_registry_cache
-def _has_triton(include_cpu: bool) -> bool:
     if not has_triton_package():
         return False
 
@@ -269,9 +250,6 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             continue
         return True
     return False
-
-
-has_triton.cache_clear = _has_triton.cache_clear  # type: ignore[attr-defined]
 
 
 @functools.cache

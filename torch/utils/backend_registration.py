@@ -1,4 +1,7 @@
 # mypy: allow-untyped-defs
+import functools
+import threading
+import warnings
 
 import torch
 from torch._C import _get_privateuse1_backend_name, _rename_privateuse1_backend
@@ -15,6 +18,52 @@ __all__ = [
 # error with torch.jit.script, so we use the global variable named
 # `_privateuse1_backend_name`.
 _privateuse1_backend_name = "privateuseone"
+
+# Bumped by every register_* function of the compile stack's device tables
+# (torch._dynamo.device_interface, torch._inductor): answers derived from them
+# are cached until it changes (see _registry_cache).
+_registry_generation = 0
+_registry_generation_lock = threading.Lock()
+
+
+def _bump_registry_generation() -> None:
+    """Invalidates the answers derived from the device tables."""
+    global _registry_generation
+    with _registry_generation_lock:
+        _registry_generation += 1
+
+
+def _register(table: dict, key: str, value: object, what: str) -> None:
+    """``table[key] = value`` with the rule of every register_* function of the
+    compile stack: a replaced entry warns, and the generation moves on."""
+    if key in table:
+        message = f"{what} for '{key}' is already registered, overwriting."
+        warnings.warn(message, stacklevel=3)
+    table[key] = value
+    _bump_registry_generation()
+
+
+def _registry_cache(fn):
+    """Caches ``fn(*args)`` until the next registration."""
+    entries: tuple[int, dict] = (-1, {})
+
+    @functools.wraps(fn)
+    def cached(*args, **kwargs):
+        nonlocal entries
+        if entries[0] != _registry_generation:
+            entries = (_registry_generation, {})
+        answers = entries[1]  # a registration while computing: computed again
+        key = (args, *kwargs.items())
+        if key not in answers:
+            answers[key] = fn(*args, **kwargs)
+        return answers[key]
+
+    def cache_clear() -> None:
+        nonlocal entries
+        entries = (-1, {})
+
+    cached.cache_clear = cache_clear  # type: ignore[attr-defined]
+    return cached
 
 
 def _rename_profiler_activity(backend_name: str) -> None:

@@ -13,7 +13,6 @@ import traceback
 
 import torch
 import torch_protacc  # noqa: F401  (PrivateUse1 is now "protacc")
-from torch._inductor.device_report import report
 from torch._inductor.utils import run_and_get_code
 from torch.testing import assert_close, FileCheck
 
@@ -63,12 +62,7 @@ def cpp_wrapper_inference():
     ).run(code)
 
 
-def device_report():
-    # An MLP inference and an SGD training step in both wrappers, against eager.
-    assert report("protacc"), "the device report found a failure"
-
-
-SCENARIOS = [memory_is_protected, python_wrapper_inference, cpp_wrapper_inference, device_report]
+SCENARIOS = [memory_is_protected, python_wrapper_inference, cpp_wrapper_inference]
 
 
 def main() -> int:

@@ -48,25 +48,26 @@ class RegistrySnapshot:
     the series adds are picked up by name when present.
     """
 
-    #: (module, attribute) of every dict registry (``_device_records`` holds
-    #: ``device_interfaces`` and ``device_backend_loaders``).
+    #: (module, attribute) of every dict registry.
     DICTS = [
         ("torch._dynamo.device_interface", "caching_worker_device_properties"),
         ("torch._dynamo.device_interface", "caching_worker_current_devices"),
+        ("torch._dynamo.device_interface", "device_interfaces"),
+        ("torch._dynamo.device_discovery", "_discovery_misses"),
+        ("torch._dynamo.trace_rules", "_device_trace_rules"),
         ("torch._inductor.codegen.common", "device_codegens"),
         ("torch._inductor.codegen.common", "device_op_overrides_dict"),
         ("torch._inductor.codegen.common", "custom_backend_passes"),
         ("torch._inductor.codegen.common", "custom_backend_codegen_configs"),
-        ("torch._dynamo.device_interface", "_device_records"),
+        ("torch._inductor.codegen.common", "device_backend_loaders"),
+        ("torch._inductor.cpp_builder", "_cpp_device_options_registry"),
+        ("torch._inductor.device_operator_policy", "device_operator_policies"),
         ("torch._inductor.lowering", "user_lowerings"),
     ]
     #: (module, attribute) of every list registry.
-    LISTS: list[tuple[str, str]] = []
+    LISTS = [("torch._dynamo.device_interface", "GPU_TYPES")]
     #: (module, attribute) of every set registry.
-    SETS = [
-        ("torch._dynamo.device_interface", "_warned"),
-        ("torch._dynamo.trace_rules", "_interface_slots_warned"),
-    ]
+    SETS = [("torch._dynamo.device_interface", "_warned")]
     #: (module, attribute) of every module-level flag.
     FLAGS = [
         ("torch._dynamo.device_interface", "_device_initialized"),

@@ -911,34 +911,26 @@ def _device_module(device_type: str, *needed: str, guard: bool = False) -> Any:
     return module
 
 
-class OutOfTreeDeviceVariable(ContextWrappingVariable):
+class OutOfTreeDeviceVariable(GenericDeviceVariable):
     """`with torch.<device>.device(i):` of an out-of-tree device: set_device(i)
-    on entry, restored on exit; a no-op for None or a negative index."""
+    on entry, restored on exit; a no-op for None or a negative index. Registered
+    per device class by get_device_context_manager (see `for_device`)."""
 
-    _nonvar_fields = {
-        "device_type", "context_class", *ContextWrappingVariable._nonvar_fields
-    }
-
-    def __init__(
-        self,
-        device_type: str,
-        context_class: type,
-        target_values: Any,
-        initial_values: Any | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(target_values, initial_values, **kwargs)
-        self.device_type = device_type
-        self.context_class = context_class
+    device_type: str
+    context_class: type
 
     @classmethod
-    def create(
-        cls,
-        tx: "InstructionTranslatorBase",
-        device_type: str,
-        context_class: type,
-        device: Any,
+    def for_device(
+        cls, device_type: str, context_class: type
+    ) -> type["OutOfTreeDeviceVariable"]:
+        namespace = {"device_type": device_type, "context_class": context_class}
+        return type(f"{context_class.__qualname__}Variable", (cls,), namespace)
+
+    @classmethod
+    def create(  # type: ignore[override]
+        cls, tx: "InstructionTranslatorBase", device: Any, **kwargs: Any
     ) -> "OutOfTreeDeviceVariable":
+        device_type, context_class = cls.device_type, cls.context_class
         if device is None:
             index = -1
         elif isinstance(device, int):
@@ -954,7 +946,7 @@ class OutOfTreeDeviceVariable(ContextWrappingVariable):
         module = _device_module(device_type, "set_device")
         if index is None:
             index = module.current_device()
-        return cls(device_type, context_class, target_values=[index])
+        return cls(target_values=[index], **kwargs)
 
     def _set_device_node(self, tx: "InstructionTranslatorBase", index: int) -> None:
         args = (self.device_type, index)
@@ -1015,7 +1007,14 @@ def register_device_context_manager(
 def get_device_context_manager(
     device_context: type,
 ) -> type[GenericDeviceVariable] | None:
-    """Return the Dynamo variable class for ``device_context``, or ``None`` if not registered."""
+    """Return the Dynamo variable class for ``device_context``, or ``None`` if not
+    registered. The ``device`` class of an out-of-tree device is registered with
+    an ``OutOfTreeDeviceVariable`` on first use."""
+    if device_context not in _device_context_manager_map:
+        devices = trace_rules._device_tables().device_context_classes
+        if (device_type := devices.get(device_context)) is not None:
+            variable_cls = OutOfTreeDeviceVariable.for_device(device_type, device_context)
+            register_device_context_manager(device_context, variable_cls)
     return _device_context_manager_map.get(device_context)
 
 

@@ -205,6 +205,7 @@ constant_fold_functions = [
     torch.nn.functional._Reduction.get_enum,  # type: ignore[attr-defined]
     torch.promote_types,
     torch._C._get_privateuse1_backend_name,
+    torch.utils._foreach_utils._privateuse1_backend_features,
     torch.autograd._is_checkpoint_valid,
     torch.xpu.get_device_properties,
     torch.xpu.is_available,

@@ -51,7 +51,7 @@ from torch.utils._pytree import GetAttrKey, is_structseq_class
 from .. import config, graph_break_hints, polyfills, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..create_parameter_op import do_not_convert_to_tracable_parameter
-from ..device_interface import _registry_cache, CudaInterface
+from ..device_interface import _registry_cache
 from ..exc import (
     handle_observed_exception,
     ObservedAttributeError,
@@ -346,7 +346,15 @@ class UserDefinedClassVariable(UserDefinedVariable):
     def _in_graph_classes() -> set[type[object]]:
         _in_graph_class_list = {
             torch.Tensor,
-            *CudaInterface.dynamo_tensor_classes,
+            torch.cuda.FloatTensor,  # type: ignore[attr-defined]
+            torch.cuda.DoubleTensor,  # type: ignore[attr-defined]
+            torch.cuda.HalfTensor,  # type: ignore[attr-defined]
+            torch.cuda.BFloat16Tensor,  # type: ignore[attr-defined]
+            torch.cuda.ByteTensor,  # type: ignore[attr-defined]
+            torch.cuda.CharTensor,  # type: ignore[attr-defined]
+            torch.cuda.IntTensor,  # type: ignore[attr-defined]
+            torch.cuda.ShortTensor,  # type: ignore[attr-defined]
+            torch.cuda.LongTensor,  # type: ignore[attr-defined]
             torch.Stream,
             torch.Event,
             torch.cuda.Stream,
@@ -362,9 +370,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
                 }
             )
         tables = trace_rules._device_tables()
-        _in_graph_class_list.update(
-            tables.tensor_classes, tables.stream_classes, tables.event_classes
-        )
+        _in_graph_class_list.update(tables.stream_classes, tables.event_classes)
 
         return set(tensortype_to_dtype.keys()) | _in_graph_class_list
 
@@ -374,6 +380,13 @@ class UserDefinedClassVariable(UserDefinedVariable):
         module = getattr(torch, torch._C._get_privateuse1_backend_name(), None)
         return module is not None and any(
             value is getattr(module, t.__name__, None) for t in tensortype_to_dtype
+        )
+
+    @staticmethod
+    def _is_typed_tensor_class(value: type[object]) -> bool:
+        """Whether `value` is a typed tensor class of torch or of PrivateUse1."""
+        return value in tensortype_to_dtype or (
+            UserDefinedClassVariable._is_privateuse1_tensor_class(value)
         )
 
     @staticmethod
@@ -1075,35 +1088,6 @@ class UserDefinedClassVariable(UserDefinedVariable):
             return [VariableTracker.build(tx, item) for item in self.value]
         raise NotImplementedError
 
-    def _call_device_context_class(
-        self,
-        tx: "InstructionTranslatorBase",
-        args: list[VariableTracker],
-        kwargs: dict[str, VariableTracker],
-    ) -> VariableTracker | None:
-        """`self.value(device)` for an out-of-tree `device` context manager."""
-        device_classes = trace_rules._device_tables().device_context_classes
-        if self.value not in device_classes or len(args) + len(kwargs) != 1:
-            return None
-        if not kwargs.keys() <= {"device"}:
-            return None
-        from .ctx_manager import OutOfTreeDeviceVariable
-
-        device = self._device_argument(tx, kwargs["device"] if kwargs else args[0])
-        device_type = device_classes[self.value]
-        return OutOfTreeDeviceVariable.create(tx, device_type, self.value, device)
-
-    def _device_argument(
-        self, tx: "InstructionTranslatorBase", device_vt: VariableTracker
-    ) -> Any:
-        """The constant device argument of the device context class `self.value`."""
-        if not device_vt.is_python_constant():
-            raise_type_error(
-                tx,
-                f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
-            )
-        return device_vt.as_python_constant()
-
     def call_function(
         self,
         tx: "InstructionTranslatorBase",
@@ -1261,9 +1245,12 @@ class UserDefinedClassVariable(UserDefinedVariable):
             and len(args) == 1
             and (variable_cls := get_device_context_manager(self.value)) is not None
         ):
-            return variable_cls.create(tx, self._device_argument(tx, args[0]))
-        elif (ctx := self._call_device_context_class(tx, args, kwargs)) is not None:
-            return ctx
+            if not args[0].is_python_constant():
+                raise_type_error(
+                    tx,
+                    f"{self.value.__module__}.{self.value.__qualname__} requires a constant argument",
+                )
+            return variable_cls.create(tx, args[0].as_python_constant())
         elif (
             issubclass(type(self.value), type)
             and hasattr(
@@ -1407,7 +1394,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
             )
         elif (
             self.value in self._in_graph_classes()
-            or self._is_privateuse1_tensor_class(self.value)
+            or self._is_typed_tensor_class(self.value)
             or is_traceable_wrapper_subclass_type(self.value)
         ):
             # torch.LongTensor cannot accept a list of FakeTensors.
@@ -1416,10 +1403,7 @@ class UserDefinedClassVariable(UserDefinedVariable):
 
             if (
                 np
-                and (
-                    self.value in tensortype_to_dtype
-                    or self._is_privateuse1_tensor_class(self.value)
-                )
+                and self._is_typed_tensor_class(self.value)
                 and len(args) == 1
                 and isinstance(args[0], ListVariable)
                 and len(args[0].items) > 1

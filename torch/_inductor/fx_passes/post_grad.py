@@ -52,7 +52,7 @@ from ..pattern_matcher import (
     stable_topological_sort,
 )
 from ..utils import (
-    _device_backend_features,
+    _declares,
     decode_device,
     get_all_devices,
     get_current_backend,
@@ -478,7 +478,7 @@ def prepare_softmax_extra_check(match):
     device = match.kwargs["x"].meta["val"].device
     return (
         config.online_softmax
-        and BackendFeature.ONLINE_SOFTMAX in _device_backend_features(device)
+        and _declares(device, BackendFeature.ONLINE_SOFTMAX)
         and get_current_backend(device.type) == "triton"
     )
 

@@ -19,7 +19,7 @@ from ..select_algorithm import (
     TritonTemplate,
 )
 from ..utils import (
-    _device_backend_features,
+    _declares,
     _use_cutlass_for_op,
     is_cpp_scheduled,
     use_aten_gemm_kernels,
@@ -114,7 +114,10 @@ def tuned_bmm(mat1, mat2, out_dtype=None, *, layout=None):
 
     if (
         out_dtype is None
-        and BackendFeature.NATIVE_MATMUL in _device_backend_features(device_type)
+        and (
+            device_type in ("cuda", "xpu")
+            or _declares(device_type, BackendFeature.NATIVE_MATMUL)
+        )
         and device_type == mat2.get_device().type
         and dtype == mat2.get_dtype()
         and dtype in _BMM_DOT_DECOMPOSE_DTYPES

@@ -15,7 +15,7 @@ from torch.fx.experimental.symbolic_shapes import has_free_unbacked_symbols
 from .. import config
 from ..codegen.wrapper import PythonWrapperCodegen
 from ..ir import _IntLike, Layout, TensorBox
-from ..utils import _device_backend_features, load_template, triton_type
+from ..utils import _declares, load_template, triton_type
 
 
 log = logging.getLogger(__name__)
@@ -142,9 +142,9 @@ OUT_DTYPE_UNSUPPORTED = (
 
 
 def supports_out_dtype(mat: Any) -> bool:
-    """Whether mm and bmm on ``mat``'s device take ``out_dtype``: its record
-    declares ``BackendFeature.MM_OUT_DTYPE``."""
-    return BackendFeature.MM_OUT_DTYPE in _device_backend_features(mat.get_device())
+    """Whether mm and bmm on ``mat``'s device take ``out_dtype``."""
+    device = mat.get_device()
+    return device.type in ("cuda", "xpu") or _declares(device, BackendFeature.MM_OUT_DTYPE)
 
 
 def use_native_matmul(mat1, mat2):
@@ -166,7 +166,10 @@ def use_native_matmul(mat1, mat2):
     # Currently only enable native matmul for triton on GPU.
     device_type = mat1.get_device().type
     if not (
-        BackendFeature.NATIVE_MATMUL in _device_backend_features(device_type)
+        (
+            device_type in ("cuda", "xpu")
+            or _declares(device_type, BackendFeature.NATIVE_MATMUL)
+        )
         and get_current_backend(device_type) == "triton"
     ):
         return False

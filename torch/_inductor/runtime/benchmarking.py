@@ -25,6 +25,7 @@ from torch.utils._ordered_set import OrderedSet
 
 
 logger = torch._logging.getArtifactLogger(__name__, "benchmarking")
+GPU_BENCHMARK_DEVICE_TYPES = ("cuda", "xpu", "mtia")
 _CALLABLE_PROFILE_EVENT_NAME = "_CALLABLE"
 
 
@@ -34,18 +35,13 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def __getattr__(name: str) -> Any:
-    if name == "GPU_BENCHMARK_DEVICE_TYPES":
-        # The GPU-class device types with streams, as of now.
-        return tuple(t for t in GPU_TYPES if _exposes_streams(t))
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _get_default_gpu_device_type() -> str:
+    # Out-of-tree GPU-class devices with streams count as cuda, xpu and mtia do.
+    out_of_tree = [t for t in GPU_TYPES if t not in GPU_BENCHMARK_DEVICE_TYPES]
     avail_gpus = [
         device_type
-        for device_type in __getattr__("GPU_BENCHMARK_DEVICE_TYPES")
-        if _device_is_available(device_type)
+        for device_type in (*GPU_BENCHMARK_DEVICE_TYPES, *out_of_tree)
+        if _exposes_streams(device_type) and _device_is_available(device_type)
     ]
     if len(avail_gpus) > 1:
         return get_gpu_type()

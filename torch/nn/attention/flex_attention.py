@@ -2102,15 +2102,14 @@ def _flex_lowering(device: torch.device) -> str | None:
     """Inductor's flex-attention path for a device without an in-tree one: "cpp"
     (cpu's, inference only) if its interface declares
     ``BackendFeature.CPP_TEMPLATES``, "triton" if it is GPU-class, else None."""
-    if device.type in ("cuda", "cpu", "xpu", "hpu", "mps", "mtia", "meta"):
-        return None
-    from torch._dynamo.device_interface import BackendFeature
-    from torch._inductor.utils import _device_backend_features
+    from torch._dynamo import device_interface as registry
 
-    features = _device_backend_features(device.type)
-    if BackendFeature.CPP_TEMPLATES in features:
+    if device.type in registry._BUILTIN_DEVICE_INIT_LIST:
+        return None
+    features = registry._backend_features(device.type) or ()  # discovers it
+    if registry.BackendFeature.CPP_TEMPLATES in features:
         return "cpp"
-    return "triton" if BackendFeature.GPU in features else None
+    return "triton" if device.type in registry.GPU_TYPES else None
 
 
 def _validate_no_nested_tensors(query: Tensor, key: Tensor, value: Tensor) -> None:

@@ -10,6 +10,7 @@ when it first needs the device: the interface through
 """
 
 import os
+import sys
 from pathlib import Path
 
 import torch
@@ -34,9 +35,17 @@ def _register() -> None:
         )
     # A real backend ships the runtime prebuilt; the example compiles it on
     # first import, into $PROTACC_BUILD_DIR if set (else torch's extension cache).
-    build_directory = os.environ.get("PROTACC_BUILD_DIR")
-    if build_directory:
-        os.makedirs(build_directory, exist_ok=True)
+    build_directory = os.environ.get("PROTACC_BUILD_DIR") or os.path.join(
+        torch.utils.cpp_extension.get_default_build_root(), "protacc_runtime"
+    )
+    os.makedirs(build_directory, exist_ok=True)
+    if not os.path.exists(os.path.join(build_directory, "protacc_runtime.so")):
+        print(
+            f"torch_protacc: compiling the protacc runtime (C++) into {build_directory}, "
+            "once (tens of seconds)",
+            file=sys.stderr,
+            flush=True,
+        )
     torch.utils.cpp_extension.load(
         name="protacc_runtime",
         sources=[str(_PACKAGE / "csrc" / "protacc.cpp")],

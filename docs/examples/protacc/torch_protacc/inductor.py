@@ -21,6 +21,7 @@ from torch._inductor.codegen.common import (
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch._inductor.cpp_builder import register_cpp_device_options
 
 #: Holds torch/csrc/inductor/cpp_wrapper/protacc.h, the C++ wrapper's header.
 INCLUDE_DIR = str(Path(__file__).resolve().parent / "include")
@@ -40,11 +41,6 @@ class ProtaccOpOverrides(DeviceOpOverrides):
         handles = "".join(f", {name}" for name in tensor_args)
         return [f"protacc::set_access(true{handles});"], [f"protacc::set_access(false{handles});"]
 
-    def get_cpp_torch_device_options(self, aot_mode: bool, compile_only: bool):
-        # (definitions, include_dirs, cflags, ldflags, library_dirs,
-        # libraries, passthrough_args), added to those of every device.
-        return (["USE_PROTACC"], [INCLUDE_DIR], [], [], [], [], [])
-
 
 def load_backend() -> None:
     """Register everything a compile for protacc needs (Inductor calls it with
@@ -53,3 +49,8 @@ def load_backend() -> None:
 
     register_backend_for_device("protacc", CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
     register_device_op_overrides("protacc", ProtaccOpOverrides())
+    # (definitions, include_dirs, cflags, ldflags, library_dirs, libraries,
+    # passthrough_args) of the device's C++ wrapper and kernels.
+    register_cpp_device_options(
+        "protacc", lambda *args: (["USE_PROTACC"], [INCLUDE_DIR], [], [], [], [], [])
+    )

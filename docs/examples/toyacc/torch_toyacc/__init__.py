@@ -20,6 +20,7 @@ package cannot use another PrivateUse1 backend.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import torch
@@ -37,9 +38,17 @@ def _load_runtime() -> None:
     # A real backend ships a prebuilt library (a CppExtension in its setup.py);
     # the example compiles it on first import, into $TOYACC_BUILD_DIR if set
     # (else torch's extension cache), and loads it without Python bindings.
-    build_directory = os.environ.get("TOYACC_BUILD_DIR")
-    if build_directory:
-        os.makedirs(build_directory, exist_ok=True)
+    build_directory = os.environ.get("TOYACC_BUILD_DIR") or os.path.join(
+        torch.utils.cpp_extension.get_default_build_root(), "toyacc_runtime"
+    )
+    os.makedirs(build_directory, exist_ok=True)
+    if not os.path.exists(os.path.join(build_directory, "toyacc_runtime.so")):
+        print(
+            f"torch_toyacc: compiling the toyacc runtime (C++) into {build_directory}, "
+            "once (tens of seconds)",
+            file=sys.stderr,
+            flush=True,
+        )
     torch.utils.cpp_extension.load(
         name="toyacc_runtime",
         sources=[str(_PACKAGE / "csrc" / "toyacc.cpp")],

@@ -24,6 +24,7 @@ from torch._inductor.codegen.common import (
 from torch._inductor.codegen.cpp import CppScheduling
 from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+from torch._inductor.cpp_builder import register_cpp_device_options
 from torch._inductor.device_operator_policy import register_device_operator_policy
 
 from . import config, policy
@@ -51,11 +52,12 @@ class ToyaccOpOverrides(DeviceOpOverrides):
     def current_stream(self) -> str:
         return "torch.toyacc.current_stream()"
 
-    def get_cpp_torch_device_options(self, aot_mode: bool, compile_only: bool):
-        # (definitions, include_dirs, cflags, ldflags, library_dirs,
-        # libraries, passthrough_args), added to those of every device.
-        cflags = ["ffast-math"] if config.fast_math else []
-        return (["USE_TOYACC"], [INCLUDE_DIR], cflags, [], [], [], [])
+
+def cpp_device_options(device_type: str, aot_mode: bool, compile_only: bool):
+    """The device's C++ build options: (definitions, include_dirs, cflags,
+    ldflags, library_dirs, libraries, passthrough_args)."""
+    cflags = ["ffast-math"] if config.fast_math else []
+    return (["USE_TOYACC"], [INCLUDE_DIR], cflags, [], [], [], [])
 
 
 def load_backend() -> None:
@@ -72,4 +74,5 @@ def load_backend() -> None:
         device_custom_config=config,
     )
     register_device_op_overrides("toyacc", ToyaccOpOverrides())
+    register_cpp_device_options("toyacc", cpp_device_options)
     register_device_operator_policy(policy.POLICY)

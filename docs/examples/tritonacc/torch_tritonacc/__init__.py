@@ -14,6 +14,7 @@ entry point.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import torch
@@ -38,9 +39,17 @@ def _register() -> None:
         )
     # A real backend ships the runtime prebuilt; the example compiles it on
     # first import, into $TRITONACC_BUILD_DIR if set (else torch's extension cache).
-    build_directory = os.environ.get("TRITONACC_BUILD_DIR")
-    if build_directory:
-        os.makedirs(build_directory, exist_ok=True)
+    build_directory = os.environ.get("TRITONACC_BUILD_DIR") or os.path.join(
+        torch.utils.cpp_extension.get_default_build_root(), "tritonacc_runtime"
+    )
+    os.makedirs(build_directory, exist_ok=True)
+    if not os.path.exists(os.path.join(build_directory, "tritonacc_runtime.so")):
+        print(
+            f"torch_tritonacc: compiling the tritonacc runtime (C++) into {build_directory}, "
+            "once (tens of seconds)",
+            file=sys.stderr,
+            flush=True,
+        )
     torch.utils.cpp_extension.load(
         name="tritonacc_runtime",
         sources=[str(_PACKAGE / "csrc" / "runtime.cpp")],

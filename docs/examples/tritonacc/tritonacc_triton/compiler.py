@@ -1,6 +1,18 @@
 """The compiler of tritonacc's Triton backend."""
 
+import hashlib
+
 from triton.backends.compiler import BaseBackend, GPUTarget
+
+
+class TritonaccOptions:
+    """The options of one kernel's compile: what Triton passes, as attributes."""
+
+    def __init__(self, options: dict) -> None:
+        self.__dict__.update(options)
+
+    def hash(self) -> str:  # enters the kernel's cache key
+        return hashlib.sha256(repr(sorted(self.__dict__.items())).encode()).hexdigest()
 
 
 class TritonaccBackend(BaseBackend):
@@ -13,11 +25,16 @@ class TritonaccBackend(BaseBackend):
     def hash(self) -> str:
         return "tritonacc-compiler-0.1.0"  # enters the kernels' cache keys
 
-    def parse_options(self, options: dict) -> object:
-        return options
+    def parse_options(self, options: dict) -> TritonaccOptions:
+        return TritonaccOptions(options)
 
     def add_stages(self, stages: dict, options: object, language=None) -> None:
-        pass  # no code generation: the example's kernels run in the interpreter
+        # A real backend adds the stages that lower Triton's IR to its binaries.
+        raise RuntimeError(
+            "tritonacc's Triton backend generates no code: the tritonacc example runs "
+            "its kernels in Triton's interpreter; set TRITON_INTERPRET=1 before "
+            "importing torch"
+        )
 
     def load_dialects(self, context) -> None:
         pass

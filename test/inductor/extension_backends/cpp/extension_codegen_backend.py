@@ -29,6 +29,7 @@ from torch._inductor.codegen.common import (
     register_device_op_overrides,
 )
 from torch._inductor.codegen.cpp import CppScheduling
+from torch._inductor.cpp_builder import register_cpp_device_options
 from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
 from torch._inductor.codegen.wrapper import PythonWrapperCodegen
 
@@ -124,26 +125,10 @@ class ExtensionGpuDeviceInterface(ExtensionDeviceInterface):
 
 
 class ExtensionDeviceOpOverrides(DeviceOpOverrides):
-    """Python source snippets the wrapper emits for the device ``name``, and
-    the C++ build options of its C++ wrapper and kernels (``definitions`` are
-    added to the device's own, e.g. ``EXTENSION_DEVICE_SHIM_SCALE=3``)."""
+    """Python source snippets the wrapper emits for the device ``name``."""
 
-    def __init__(self, name: str, definitions: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.definitions = definitions
-
-    def get_cpp_torch_device_options(
-        self, aot_mode: bool, compile_only: bool
-    ) -> tuple[list[str], ...]:
-        return (
-            ["USE_EXTENSION_DEVICE", *self.definitions],
-            [cpp_wrapper_include_dir(self.name), CPP_INCLUDE_DIR],
-            [],
-            [],
-            [],
-            [],
-            [],
-        )
 
     def import_get_raw_stream_as(self, name: str) -> str:
         return (
@@ -211,6 +196,15 @@ def register_compile_backend(
         device_custom_config=extension_device_config,
     )
     register_device_op_overrides(name, ExtensionDeviceOpOverrides(name))
+    register_cpp_device_options(name, cpp_device_options)
+
+
+def cpp_device_options(
+    device_type: str, aot_mode: bool, compile_only: bool
+) -> tuple[list[str], ...]:
+    """The C++ build options of the device's C++ wrapper and kernels."""
+    include_dirs = [cpp_wrapper_include_dir(device_type), CPP_INCLUDE_DIR]
+    return (["USE_EXTENSION_DEVICE"], include_dirs, [], [], [], [], [])
 
 
 def _load_backend(name: str) -> None:

@@ -33,6 +33,7 @@
 //   7. Boxed CPU fallback
 //   8. Python bindings
 
+#include <ATen/AccumulateType.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/EmptyTensor.h>
 #include <ATen/ExpandUtils.h>
@@ -994,12 +995,45 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm(
       input, weight, bias, mean, var, training, momentum, eps);
 }
 
+void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
+// The CPU kernel, through the fallback, except for what it returns in eval
+// mode: empty saved statistics, where PyTorch's meta function and
+// decomposition for any device but the CPU give the running mean and the
+// inverse standard deviation (as CUDA's kernel does).
+std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_legit(
+    const at::Tensor& input,
+    const std::optional<at::Tensor>& weight,
+    const std::optional<at::Tensor>& bias,
+    at::Tensor& running_mean,
+    at::Tensor& running_var,
+    bool training,
+    double momentum,
+    double eps) {
+  auto result = at::native::
+      call_fallback_fn<&cpu_fallback, ATEN_OP(_native_batch_norm_legit)>::call(
+          input,
+          weight,
+          bias,
+          running_mean,
+          running_var,
+          training,
+          momentum,
+          eps);
+  if (!training) {
+    const auto dtype =
+        at::toAccumulateType(input.scalar_type(), /*is_cuda=*/true);
+    std::get<1>(result) = running_mean.to(dtype, /*non_blocking=*/false, true);
+    std::get<2>(result) = running_var.to(dtype).add(eps).rsqrt();
+  }
+  return result;
+}
+
 // Backends outside PyTorch's convolution backends receive convolutions as
 // convolution_overrideable (whose default implementation throws) rather
 // than through a kernel the CPU fallback could reach.  Run them on the CPU
-// like the fallback does.  Results are contiguous, the memory format fake
-// tensors give an Overrideable convolution (the CPU's oneDNN kernels return
-// channels-last for channels-last operands).
+// like the fallback does, with contiguous results: the memory format PyTorch
+// assumes for such a backend when it computes the output's strides.
 at::Tensor convolution_overrideable(
     const at::Tensor& input,
     const at::Tensor& weight,
@@ -1266,6 +1300,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   // Compute kernels that the CPU fallback cannot handle correctly.
   m.impl("native_dropout", native_dropout);
   m.impl("native_batch_norm", native_batch_norm);
+  m.impl("_native_batch_norm_legit", native_batch_norm_legit);
   m.impl("convolution_overrideable", convolution_overrideable);
   m.impl(
       "convolution_backward_overrideable", convolution_backward_overrideable);

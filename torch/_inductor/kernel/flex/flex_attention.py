@@ -24,7 +24,7 @@ from ...select_algorithm import (
     SymbolicGridFn,
     TritonTemplate,
 )
-from ...utils import _device_backend_features, can_use_tma
+from ...utils import _declares, can_use_tma
 from .common import (
     build_subgraph_buffer,
     create_indices_fake,
@@ -127,7 +127,8 @@ def flex_attention(
     3. Cpu specific CPP template
     4. MPS specific Metal template
     """
-    if BackendFeature.CPP_TEMPLATES in _device_backend_features(query.get_device()):
+    device = query.get_device()
+    if device.type == "cpu" or _declares(device, BackendFeature.CPP_TEMPLATES):
         return lower_cpu(
             query,
             key,

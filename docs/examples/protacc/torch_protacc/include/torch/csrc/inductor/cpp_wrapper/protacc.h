@@ -2,7 +2,7 @@
 //
 // Inductor's C++ wrapper (CppWrapperCpu) includes
 // <torch/csrc/inductor/cpp_wrapper/protacc.h> in the code it generates for a
-// graph on protacc; ProtaccOpOverrides.get_cpp_torch_device_options puts this
+// graph on protacc; the build options torch_protacc.inductor registers put this
 // package's include/ directory on the include path.
 //
 // It provides what the CPU header does, the C shim functions the wrapper calls

@@ -2,7 +2,7 @@
 //
 // Inductor's C++ wrapper (CppWrapperCpu) includes
 // <torch/csrc/inductor/cpp_wrapper/toyacc.h> in the code it generates for a
-// graph on toyacc; ToyaccOpOverrides.get_cpp_torch_device_options puts this
+// graph on toyacc; the build options torch_toyacc.inductor registers put this
 // package's include/ directory on the include path, so nothing is written
 // into the torch install.
 //

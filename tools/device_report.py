@@ -1,24 +1,28 @@
 """How the compile stack sees a device, and whether standard programs compile on it.
 
-    python -m torch._inductor.device_report <device> [--import MODULE]
+    python3 tools/dev.py report <device> [--import MODULE]
 
-Prints one line per answer of the device registries, then compiles a few
+(which runs this file in the project environment). Prints one line per answer of the device registries, then compiles a few
 standard programs on the device against eager; a failure names the hook to
-implement. Exits with 0 iff every program matches eager.
+implement. Exits with 0 iff every program matches eager, 1 if one does
+not, and 2 if the device or a module to import is unknown.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import functools
 import importlib.metadata
+import logging
 import re
 import sys
 import textwrap
 import traceback
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import torch
@@ -35,7 +39,7 @@ _MESSAGE_HOOKS = [
     (r"No interface for device",
      "register_interface_for_device_PrivateUse1(<DeviceInterface subclass>)"),
     (r"on none of the device's C\+\+ include directories",
-     "DeviceOpOverrides.get_cpp_torch_device_options (the header's include dir)"),
+     "register_cpp_device_options(<device>, ...) (the header's include dir)"),
     (r"Triton has no backend named|triton not built with",
      "DeviceInterface.triton_backend_name (install that Triton backend)"),
     (r"Could not load the Inductor backend", "the backend loader named in the error"),
@@ -46,7 +50,7 @@ _MESSAGE_HOOKS = [
 
 @functools.cache
 def _base_members() -> dict[types.CodeType, str]:
-    """Code object -> name of each default member of the two device records."""
+    """Code object -> name of each default member of DeviceInterface and DeviceOpOverrides."""
     from torch._dynamo.device_interface import DeviceInterface
     from torch._inductor.codegen.common import DeviceOpOverrides
 
@@ -71,12 +75,42 @@ def _chain(err: BaseException) -> list[BaseException]:
     return seen
 
 
+def _root(err: BaseException) -> BaseException:
+    """The informative error that ``err`` wraps: follows Inductor's inner
+    error and explicit causes, and, from an error with no message of its own
+    (Dynamo's ``Observed...`` errors), the error being handled when it was
+    raised."""
+    seen = [err]
+    while True:
+        inner = getattr(err, "inner_exception", None) or err.__cause__
+        if inner is None and not str(err).strip() and not err.__suppress_context__:
+            inner = err.__context__
+        if inner is None or inner in seen:
+            return err
+        seen.append(err := inner)
+
+
+def _missing_attribute(err: BaseException) -> str | None:
+    """``torch.<name>.<attr>`` for an ``AttributeError`` raised by a lookup on
+    the PrivateUse1 backend's device module."""
+    name = torch._C._get_privateuse1_backend_name()
+    module = getattr(torch, name, None)
+    if isinstance(err, AttributeError) and module is not None and err.name and (
+        getattr(err, "obj", None) is module
+    ):
+        return f"torch.{name}.{err.name} (the device module {module.__name__})"
+    return None
+
+
 def missing_hook(err: BaseException) -> str | None:
     """The hook whose absence raised ``err``: the default member it was raised
-    in, or the registration its message asks for; None if it names none."""
+    in, the device module's member that a lookup missed, or the registration
+    its message asks for; None if it names none."""
     for e in _chain(err):
         frames = list(traceback.walk_tb(e.__traceback__))
         if frames and (hook := _base_members().get(frames[-1][0].f_code)):
+            return hook
+        if hook := _missing_attribute(e):
             return hook
     text = "\n".join(str(e) for e in _chain(err))
     return next((hook for pattern, hook in _MESSAGE_HOOKS if re.search(pattern, text)), None)
@@ -84,8 +118,7 @@ def missing_hook(err: BaseException) -> str | None:
 
 def _describe(err: BaseException) -> str:
     """``Type: first line`` of the innermost wrapped error, and its hook."""
-    root = next((e for e in _chain(err) if e.__cause__ is None), err)
-    root = getattr(root, "inner_exception", None) or root
+    root = _root(err)
     line = next((line for line in str(root).splitlines() if line.strip()), "")
     hook = missing_hook(err)
     return f"{type(root).__name__}: {line}".strip() + (f" -> implement {hook}" if hook else "")
@@ -102,6 +135,24 @@ def _probe(fn: Callable[[], Any]) -> str:
     if isinstance(value, type):
         return f"{value.__module__}.{value.__qualname__}"
     return "none" if value is None or value in ("", [], ()) else str(value)
+
+
+def _misspelt_hooks(iface: Any) -> str:
+    """Public attributes of the interface's own classes that are no
+    ``DeviceInterface`` member but close to one: hooks that are never called."""
+    from torch._dynamo.device_interface import DeviceInterface
+
+    members = [name for name in dir(DeviceInterface) if not name.startswith("_")]
+    found = []
+    for klass in iface.__mro__:
+        if klass.__module__ == DeviceInterface.__module__ or klass is object:
+            continue
+        for name in vars(klass):
+            if name.startswith("_") or name in members:
+                continue
+            if close := difflib.get_close_matches(name, members, n=1, cutoff=0.85):
+                found.append(f"{klass.__name__}.{name} (did you mean {close[0]}?)")
+    return ", ".join(found) or "none"
 
 
 def _names(items: Any) -> str:
@@ -132,12 +183,12 @@ def _resolve(device: str) -> tuple[Any, str, str]:
 
 
 def _loaders(device: str) -> str:
-    from torch._dynamo import device_interface as di
+    from torch._inductor.codegen import common
 
     found = []
-    if device in di.device_backend_loaders:
-        found.append(f"register_device_backend_loader: {di.device_backend_loaders[device]!r}")
-    eps = importlib.metadata.entry_points(group=di.BACKEND_ENTRY_POINT_GROUP)
+    if device in common.device_backend_loaders:
+        found.append(f"register_device_backend_loader: {common.device_backend_loaders[device]!r}")
+    eps = importlib.metadata.entry_points(group=common.BACKEND_ENTRY_POINT_GROUP)
     found += [f"entry point '{ep.name} = {ep.value}' of '{ep.dist.name if ep.dist else '?'}'"
               for ep in eps if ep.name == device]
     found += [f"torch.{device}.{name}" for name in ("_inductor_backend_init", "Scheduling")
@@ -168,6 +219,7 @@ def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("Triton backend name", lambda: iface.triton_backend_name() or
          "none (Triton's active driver)"),
         ("framework features", lambda: _names(iface.backend_features())),
+        ("misspelt hooks", lambda: _misspelt_hooks(iface)),
     ]
     return (identity if iface is not None else []) + [
         ("Scheduling", lambda: common.get_scheduling_for_device(device)),
@@ -179,7 +231,8 @@ def _answers(device: str, iface: Any) -> list[tuple[str, Callable[[], Any]]]:
         ("ATen device type", lambda: cpp_utils.device_to_aten(device)),
         ("C++ options", lambda: " ".join(f"{k}={v}" for k, v in zip(
             fields.split(), cpp_builder.get_cpp_torch_device_options(device)) if v)),
-        ("C++ wrapper header", lambda: codecache._get_cpp_wrapper_header(device)),
+        ("C++ wrapper header", lambda: None if common.get_wrapper_codegen_for_device(
+            device, True) is None else codecache._get_cpp_wrapper_header(device)),
         ("backend loaders", lambda: _loaders(device)),
         ("compile options", lambda: "none" if (
             owner := common.get_custom_backend_config_for_device(device)) is None else
@@ -257,6 +310,20 @@ PROGRAMS = [
 ]
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """No warnings and no log records but critical ones: the report says
+    whether a program matched eager, and what failed."""
+    disabled = logging.root.manager.disable
+    logging.disable(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(disabled)
+
+
 def _outcome(device: str, iface: Any, program: Callable[..., None], options: dict) -> str:
     """What running ``program`` says: ok, FAIL and why, or why it did not run."""
     from torch._inductor.codegen.common import get_wrapper_codegen_for_device
@@ -267,12 +334,40 @@ def _outcome(device: str, iface: Any, program: Callable[..., None], options: dic
         return "not applicable (no C++ wrapper registered for the device)"
     torch._dynamo.reset()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _quiet():
             program(device, options)
     except Exception as err:
         return f"FAIL {_describe(err)}"
     return "ok (matches eager)"
+
+
+def _is_device_type(device: str) -> bool:
+    try:
+        torch.device(device)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _not_a_device(device: str) -> list[str]:
+    """What to say about ``device`` when it is not a device type in this
+    process, though its backend loaders, if any, have run."""
+    from torch._inductor.codegen.common import BACKEND_ENTRY_POINT_GROUP
+
+    name = torch._C._get_privateuse1_backend_name()
+    group = BACKEND_ENTRY_POINT_GROUP
+    installed = sorted({ep.name for ep in importlib.metadata.entry_points(group=group)})
+    known = installed + ([name] if name != "privateuseone" else [])
+    guess = difflib.get_close_matches(device, known, n=1)
+    return [
+        f"'{device}' is not a device type in this process"
+        + (f"; did you mean '{guess[0]}'?" if guess else "."),
+        f"PrivateUse1 is called '{name}' here" + (
+            ": no backend package has renamed it." if name == "privateuseone" else "."),
+        f"Installed backends ('{group}' entry points): {', '.join(installed) or 'none'}.",
+        "For a backend that its package sets up when imported: "
+        f"python3 tools/dev.py report {device} --import <package>",
+    ]
 
 
 def report(device: str, file: TextIO | None = None) -> bool:
@@ -281,6 +376,10 @@ def report(device: str, file: TextIO | None = None) -> bool:
     write = functools.partial(print, file=file or sys.stdout, flush=True)
     device = device.partition(":")[0]
     iface, source, backend = _resolve(device)
+    if not _is_device_type(device):
+        for line in _not_a_device(device):
+            write(line)
+        return False
     write(f"Device '{device}' as the compile stack sees it (torch {torch.__version__})")
     for label, fn in [("DeviceInterface", lambda: source), ("codegen backend", lambda: backend),
                       *_answers(device, iface)]:
@@ -296,14 +395,24 @@ def report(device: str, file: TextIO | None = None) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m torch._inductor.device_report")
+    parser = argparse.ArgumentParser(prog="python3 tools/dev.py report")
     parser.add_argument("device", help="a device type, e.g. the renamed PrivateUse1 backend")
     parser.add_argument("--import", dest="modules", action="append", default=[],
                         help="a module to import first (the backend's package)")
     args = parser.parse_args(argv)
     for name in args.modules:
-        importlib.import_module(name)
-    return 0 if report(args.device) else 1
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name is None or not (name + ".").startswith(err.name + "."):
+                raise  # the package is there, but an import inside it failed
+            print(f"Cannot import '{name}': there is no module '{err.name}' in this "
+                  f"environment ({sys.executable}); install the backend's package here.",
+                  file=sys.stderr)
+            return 2
+    if report(args.device):
+        return 0
+    return 1 if _is_device_type(args.device.partition(":")[0]) else 2
 
 
 if __name__ == "__main__":
