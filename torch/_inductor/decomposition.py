@@ -36,7 +36,7 @@ from torch._prims_common import (
     type_to_dtype,
 )
 from torch._refs import (
-    _native_group_norm as decomp_native_group_norm,
+    native_group_norm as decomp_native_group_norm,
     native_layer_norm as decomp_native_layer_norm,
 )
 from torch.fx.experimental.symbolic_shapes import guard_or_false, statically_known_true
@@ -227,27 +227,12 @@ def _native_layer_norm(
 
 @register_decomposition(aten.native_group_norm.default)
 def _native_group_norm(
-    input: torch.Tensor,
-    weight: torch.Tensor | None,
-    bias: torch.Tensor | None,
-    batch_size: int,
-    num_channels: int,
-    flattened_inner_size: int,
-    num_groups: int,
-    eps: float,
+    input: torch.Tensor, *args: Any
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    # The per-channel scale and shift is the form for C++ kernels: every
-    # device whose kernels Inductor's C++ backend generates gets it, as cpu does.
+    # Every device whose kernels the C++ backend generates takes cpu's form.
+    per_channel_affine = is_cpp_scheduled(input.device.type)
     return decomp_native_group_norm(
-        input,
-        weight,
-        bias,
-        batch_size,
-        num_channels,
-        flattened_inner_size,
-        num_groups,
-        eps,
-        per_channel_affine=is_cpp_scheduled(input.device.type),
+        input, *args, per_channel_affine=per_channel_affine
     )
 
 

@@ -3365,35 +3365,12 @@ def native_group_norm(
     flattened_inner_size: int,
     num_groups: int,
     eps: float,
-) -> tuple[Tensor, Tensor, Tensor]:
-    return _native_group_norm(
-        input,
-        weight,
-        bias,
-        batch_size,
-        num_channels,
-        flattened_inner_size,
-        num_groups,
-        eps,
-        per_channel_affine=input.device.type == "cpu",
-    )
-
-
-def _native_group_norm(
-    input: Tensor,
-    weight: Tensor | None,
-    bias: Tensor | None,
-    batch_size: int,
-    num_channels: int,
-    flattened_inner_size: int,
-    num_groups: int,
-    eps: float,
     *,
-    per_channel_affine: bool,
+    per_channel_affine: bool | None = None,
 ) -> tuple[Tensor, Tensor, Tensor]:
-    """``native_group_norm``; ``per_channel_affine`` folds mean, rstd, weight and
-    bias into one scale and shift per channel (``x * w + b``), the form that
-    vectorizes over the inner dimension in Inductor's C++ kernels."""
+    # A per-channel scale and shift (x * w + b) vectorizes in C++ kernels.
+    if per_channel_affine is None:
+        per_channel_affine = input.device.type == "cpu"
     torch._check(
         input.ndim >= 2,
         lambda: f"Expected at least 2 dimensions for input tensor but received {input.ndim}",
