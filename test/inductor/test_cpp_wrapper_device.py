@@ -303,6 +303,54 @@ class CppWrapperDeviceCompileTests(TestCase):
         FileCheck().check("aoti_torch_extension_device_addmm_out(").run(code)
         FileCheck().check("aoti_torch_extension_device_mm_out(").run(code)
 
+    def products_and_fallbacks(self, overrides):
+        """Matrix products (extern kernels), sort (a fallback with a C shim for
+        cpu) and median.dim (one without), compiled with the C++ wrapper and
+        ``overrides`` registered; the results equal eager's."""
+        register_device_op_overrides(DEVICE, overrides)
+
+        def fn(a, b, c, x):
+            return (
+                torch.addmm(c, a, b.t()),
+                a @ b.t(),
+                torch.bmm(x, x.transpose(1, 2)),
+                torch.sort(a, dim=1).values,
+                torch.median(a, dim=1).values,
+            )
+
+        args = [*self.inputs()[:2], torch.randn(4, 4, device=DEVICE)]
+        args.append(torch.randn(2, 3, 5, device=DEVICE))
+        actual, code = self.compile(fn, *args, cpp_wrapper=True)
+        for got, want in zip(actual, fn(*args), strict=True):
+            self.assertEqual(got.device, want.device)
+            self.assertEqual(got.cpu(), want.cpu())
+        return code
+
+    def test_device_without_a_c_shim_calls_the_dispatcher(self):
+        class NoCShim(ExtensionDeviceOpOverrides):
+            def c_shim_device(self, device, op):
+                return None
+
+        code = self.products_and_fallbacks(NoCShim(DEVICE))
+        self.assertNotIn("aoti_torch_extension_device_", code)
+        for op in ["addmm", "mm", "bmm"]:
+            FileCheck().check(f'findSchemaOrThrow("aten::{op}", "out")').run(code)
+        FileCheck().check('"aten::sort", "stable"').check('"aten::median", "dim"').run(code)
+        training = check_training_step(self, self.compile)[True]
+        self.assertNotIn("aoti_torch_extension_device_", training)
+
+    def test_device_naming_cpus_c_shim(self):
+        class CpuCShim(ExtensionDeviceOpOverrides):
+            def c_shim_device(self, device, op):
+                return "cpu"
+
+        code = self.products_and_fallbacks(CpuCShim(DEVICE))
+        self.assertNotIn("aoti_torch_extension_device_", code)
+        for op in ["addmm", "mm", "bmm"]:
+            FileCheck().check(f"aoti_torch_cpu_{op}_out(").run(code)
+        # Sort allocates its outputs: cpu's shim would make them cpu tensors.
+        FileCheck().check('"aten::sort", "stable"').run(code)
+
     def test_side_stream_is_refused_before_codegen(self):
         def fn(x):
             s = torch.extension_device.Stream()

@@ -83,6 +83,7 @@ from torch.utils._sympy.symbol import SymT
 
 from . import config, dependencies
 from .codegen.common import (
+    _c_shim_device,
     BackendFeature,
     CodegenSymbol,
     get_scheduling_for_device,
@@ -6845,6 +6846,8 @@ class ExternKernel(InputsKernel):
             )
             if self.cpp_kernel_name is None:
                 return None
+            if isinstance(op := self.op_overload, torch._ops.OpOverload):
+                device = _c_shim_device(device, op) or device
             return V.graph.wrapper_code.get_c_shim_func_name(
                 self.cpp_kernel_name, device
             )
@@ -9224,6 +9227,9 @@ class FallbackKernel(ExternKernelAlloc):
                         "%s is missing a c-shim implementation, using proxy executor as fallback",
                         kernel,
                     )
+                    self.use_runtime_dispatch = True
+                device = d.type if (d := self.get_device()) else V.graph.device_type
+                if device and _c_shim_device(device, kernel) != device:
                     self.use_runtime_dispatch = True
         elif kernel.namespace == "_quantized":
             # Internal Quantized Fallback Ops

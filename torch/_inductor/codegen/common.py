@@ -340,6 +340,13 @@ class DeviceOpOverrides:
         """Whether the device's C++ wrapper is ``CppWrapperGpu``. Default: False."""
         return False
 
+    def c_shim_device(self, device: str, op: torch._ops.OpOverload) -> str | None:
+        """Whose C shim function (``aoti_torch_<name>_<op>``) the C++ wrapper
+        calls for the ATen ``op`` on ``device``: ``device`` itself by default.
+        The JIT wrapper calls the dispatcher instead if it is None, or if it
+        names another device and ``op`` allocates its outputs (not out=)."""
+        return device
+
     def set_device(self, device_idx: DeviceIdx) -> str:
         raise NotImplementedError
 
@@ -1026,6 +1033,12 @@ def _find_device_op_overrides(device: str) -> DeviceOpOverrides | None:
     """The overrides registered for the device type ``device``, or None."""
     _initialize_device_op_overrides()
     return device_op_overrides_dict.get(device)
+
+
+def _c_shim_device(device: str, op: torch._ops.OpOverload) -> str | None:
+    """``c_shim_device()`` of ``device``'s overrides; ``device`` if it has none."""
+    overrides = _find_device_op_overrides(device)
+    return device if overrides is None else overrides.c_shim_device(device, op)
 
 
 def _uses_gpu_cpp_wrapper(device: str) -> bool:

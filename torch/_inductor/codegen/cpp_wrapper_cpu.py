@@ -30,7 +30,7 @@ from ..ir import ExternKernel
 from ..utils import _align, is_cpp_scheduled, make_codegen_buffer, normalize_name
 from ..virtualized import V
 from .aoti_hipify_utils import maybe_hipify_code_wrapper
-from .common import get_device_op_overrides, IndentedBuffer, Kernel
+from .common import _c_shim_device, get_device_op_overrides, IndentedBuffer, Kernel
 from .cpp_utils import (
     cexpr,
     DEVICE_TO_INT,
@@ -1796,7 +1796,33 @@ class CppWrapperCpu(PythonWrapperCodegen):
         elif not is_inplace:
             self.writeline(f"RAIIAtenTensorHandle {name}({output_handle_name});")
 
+    def generate_extern_kernel_out(self, node: ir.ExternKernelOut) -> None:
+        if not self._dispatch_without_c_shim(node, node.output_view or node):
+            super().generate_extern_kernel_out(node)
+
+    def _dispatch_without_c_shim(
+        self, node: ir.ExternKernel, out: ir.IRNode | None = None
+    ) -> bool:
+        """Calls an ATen extern kernel through the dispatcher, as ops without a C
+        shim are called (JIT only), if its device has no shim, or names another
+        device's and the kernel allocates its outputs; False otherwise."""
+        op, device = node.op_overload, node.get_device() or V.graph.device_type
+        device_type = getattr(device, "type", device)
+        if V.graph.aot_mode or not isinstance(op, torch._ops.OpOverload):
+            return False
+        shim = _c_shim_device(device_type, op) if device_type else device_type
+        if shim == device_type or (out and shim):
+            return False
+        args = [*node.inputs, *node.constant_args]
+        for arg in op._schema.arguments[len(args) :]:
+            args.append(out if arg.name == "out" else node.kwargs.get(arg.name))
+        outputs = ([], []) if out else ([node.get_name()], [node])
+        self.generate_fallback_kernel_with_runtime_lookup_boxed(op, args, *outputs)
+        return True
+
     def _generate_extern_kernel_alloc_helper(self, extern_kernel, args):
+        if self._dispatch_without_c_shim(extern_kernel):
+            return
         if getattr(extern_kernel, "outputs", None):
             # ir.ExternKernelAlloc may have outputs if it returns a tuple
             self.generate_c_shim_fallback_kernel(extern_kernel, args)

@@ -124,6 +124,11 @@ class ExtensionGpuDeviceInterface(ExtensionDeviceInterface):
         return True
 
 
+#: The ATen ops whose C shim function (aoti_torch_<device>_<op>) the device's
+#: C++ wrapper header, include/extension_device/cpp_wrapper.h, defines.
+C_SHIM_OPS = {torch.ops.aten.mm.out, torch.ops.aten.bmm.out, torch.ops.aten.addmm.out}
+
+
 class ExtensionDeviceOpOverrides(DeviceOpOverrides):
     """Python source snippets the wrapper emits for the device ``name``."""
 
@@ -159,6 +164,11 @@ class ExtensionDeviceOpOverrides(DeviceOpOverrides):
 
     def aten_device_type(self) -> str:
         return "at::kPrivateUse1"
+
+    def c_shim_device(self, device: str, op: torch._ops.OpOverload) -> str | None:
+        # cpp_wrapper.h defines the C shim of the matrix products only; the C++
+        # wrapper calls every other ATen op through the dispatcher.
+        return device if op in C_SHIM_OPS else None
 
 
 class ExtensionPythonWrapperCodegen(PythonWrapperCodegen):
