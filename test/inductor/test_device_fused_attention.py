@@ -113,6 +113,27 @@ class FusedAttentionTest(TestCase):
         self.assertEqual(actual, out)
         self.assertEqual(actual_grads, grads)
 
+    def test_cpp_wrapper_calls_the_kernel_through_the_dispatcher(self):
+        # The device's C shim has no function for the kernel (its overrides'
+        # c_shim_device() says so): the C++ wrapper calls it through the
+        # dispatcher, integer returns (max_q, max_k) included.
+        q, k, v = _qkv(2, 4, 8, 16)
+
+        def fn(q, k, v):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+        out, grads, _, _ = self.run_step(fn, [q, k, v], compiled=False)
+        with inductor_config.patch(cpp_wrapper=True):
+            actual, actual_grads, calls, code = self.run_step(fn, [q, k, v], compiled=True)
+        self.assertEqual(calls, (1, 1))
+        self.assertNotIn("aoti_torch_extension_device_", code)
+        # Forward: through Python (StableIValue cannot carry its mixed returns);
+        # backward: a boxed dispatcher call.
+        self.assertIn(FORWARD.replace("aten.", '"torch.ops.aten.').rstrip("("), code)
+        self.assertIn('findSchemaOrThrow("aten::_scaled_dot_product_fused_attention_overrideable_backward"', code)
+        self.assertEqual(actual, out)
+        self.assertEqual(actual_grads, grads)
+
     def test_hand_written_attention_is_rewritten_to_the_kernel(self):
         q, k, v = _qkv(2, 4, 8, 16)
 

@@ -2932,6 +2932,9 @@ class CppWrapperCpu(PythonWrapperCodegen):
                 return type_supported(t.getElementType())
             return isinstance(t, supported_types)
 
+        # aoti_torch_call_dispatcher converts return i as the type of return n-1-i.
+        if len({str(r.type) for r in op._schema.returns}) > 1:
+            return False
         return all(
             type_supported(a.type)
             for a in chain(op._schema.arguments, op._schema.returns)
@@ -3063,6 +3066,9 @@ class CppWrapperCpu(PythonWrapperCodegen):
     ):
         """Emit JIT-mode fallback kernel code (no-Python dispatcher or Python callback)."""
         assert isinstance(op_overload, torch._ops.OpOverload), type(op_overload)
+        if len(outputs) == len(output_args):
+            # An integer return is known at compile time: nothing to assign it to.
+            output_args = [None if isinstance(o, int) else a for a, o in zip(output_args, outputs)]
         for output in output_args:
             assert output is None or isinstance(output, str), (
                 "fallback kernels with runtime lookup currently only support tensor "
@@ -3478,7 +3484,9 @@ if (!custom_op_wrapper) {
 
             def codegen_ivalue(raw_arg: Any, arg_type: torch.JitType) -> str:
                 if raw_arg is None:
-                    return "c10::IValue()"
+                    # A Tensor argument given None is an undefined tensor.
+                    tensor = isinstance(arg_type, torch.TensorType)
+                    return "c10::IValue(at::Tensor())" if tensor else "c10::IValue()"
 
                 if isinstance(arg_type, torch.OptionalType):
                     return codegen_ivalue(raw_arg, arg_type.getElementType())
