@@ -84,6 +84,7 @@ from torch.utils._sympy.symbol import SymT
 from . import config, dependencies
 from .codegen.common import (
     _c_shim_device,
+    _is_own_c_shim,
     BackendFeature,
     CodegenSymbol,
     get_scheduling_for_device,
@@ -9228,9 +9229,7 @@ class FallbackKernel(ExternKernelAlloc):
                         kernel,
                     )
                     self.use_runtime_dispatch = True
-                device = d.type if (d := self.get_device()) else V.graph.device_type
-                if device and _c_shim_device(device, kernel) != device:
-                    self.use_runtime_dispatch = True
+                self.use_runtime_dispatch |= not _is_own_c_shim(self.get_device(), kernel)
         elif kernel.namespace == "_quantized":
             # Internal Quantized Fallback Ops
             assert isinstance(kernel, torch._ops.OpOverload), type(kernel)

@@ -1041,6 +1041,11 @@ def _c_shim_device(device: str, op: torch._ops.OpOverload) -> str | None:
     return device if overrides is None else overrides.c_shim_device(device, op)
 
 
+def _is_own_c_shim(device: torch.device | None, op: torch._ops.OpOverload) -> bool:
+    """Whether the C++ wrapper calls ``device``'s own C shim function for ``op``."""
+    return device is None or _c_shim_device(device.type, op) == device.type
+
+
 def _uses_gpu_cpp_wrapper(device: str) -> bool:
     """``uses_gpu_cpp_wrapper()`` of ``device``'s overrides, False if none or broken."""
     overrides = _find_device_op_overrides(device)
