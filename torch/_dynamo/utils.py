@@ -4925,15 +4925,9 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
         pass
     elif type in ["cuda", "xpu", "mtia"] and compile_supported:
         compile_supported = has_triton()
-    elif compile_supported and (
-        type == torch._C._get_privateuse1_backend_name()
-        or type in _device_tables().devices
-    ):
+    elif compile_supported and (type == torch._C._get_privateuse1_backend_name() or type in _device_tables().devices):
         # An out-of-tree device: with an interface and an Inductor backend.
-        from torch._inductor.codegen.common import (
-            get_scheduling_for_device,
-            init_backend_registration,
-        )
+        from torch._inductor.codegen.common import get_scheduling_for_device, init_backend_registration
 
         try:
             init_backend_registration((type,))

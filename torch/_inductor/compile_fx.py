@@ -114,11 +114,7 @@ from ..fx._lazy_graph_module import _use_lazy_graph_module
 from ..fx.graph import _PyTreeCodeGen
 from ..utils._triton import has_triton
 from . import config, distributed_autotune, metrics
-from .codegen.common import (
-    get_wrapper_codegen_for_device,
-    init_backend_registration,
-    patch_compile_options,
-)
+from .codegen.common import get_wrapper_codegen_for_device, init_backend_registration, patch_compile_options
 from .debug import DebugContext
 from .decomposition import select_decomp_table
 from .device_operator_policy import (
@@ -755,13 +751,9 @@ def fake_tensor_prop(
     return fake_mode
 
 
-def _graph_operator_policy(
-    gm: GraphModule, example_inputs: Sequence[InputType]
-) -> DeviceOperatorPolicy | None:
+def _graph_operator_policy(gm: GraphModule, example_inputs: Sequence[InputType]) -> DeviceOperatorPolicy | None:
     """Loads the inputs' device backends, then resolves the graph's operator policy."""
-    init_backend_registration(
-        x.device for x in example_inputs if isinstance(x, torch.Tensor)
-    )
+    init_backend_registration(x.device for x in example_inputs if isinstance(x, torch.Tensor))
     if not device_operator_policies:
         return None
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
@@ -2315,10 +2307,7 @@ def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]
     ``runs_passes_under_device()``, if that is a context manager, else a null
     context."""
     devices: OrderedSet[torch.device] = OrderedSet(
-        device
-        for device in get_all_devices(gm)
-        if _probe_interface(device.type, "runs_passes_under_device")
-    )
+        d for d in get_all_devices(gm) if _probe_interface(d.type, "runs_passes_under_device"))
     if len(devices) != 1:
         return contextlib.nullcontext()
     device = next(iter(devices))
@@ -2753,9 +2742,7 @@ class _ConstantDecompTable(Generic[_P, _T]):
         return self.table
 
 
-def _with_device_config(
-    compile_fx: Callable[..., CompileFxOutput],
-) -> Callable[..., CompileFxOutput]:
+def _with_device_config(compile_fx: Callable[..., CompileFxOutput]) -> Callable[..., CompileFxOutput]:
     """Runs ``compile_fx`` and its backward, once per compile, under the operator
     policy's ``config_defaults`` and ``custom_passes`` inside ``config_patches``."""
 
@@ -2771,19 +2758,14 @@ def _with_device_config(
         applied = _device_config_applied.get()
         policy = None if applied else _graph_operator_policy(model_, example_inputs_)
         if policy is None:
-            return compile_fx(
-                model_, example_inputs_, inner_compile, config_patches, *args, **kwargs
-            )
+            return compile_fx(model_, example_inputs_, inner_compile, config_patches, *args, **kwargs)
         with patch_compile_options(config_patches):
             device_config = policy.config_patches(user_options=config_patches)
             with _device_config_scope(device_config):
                 # the backward too, compiled out of this scope
                 inner_compile = patch_compile_options(config_patches)(
-                    _device_config_scope(device_config)(inner_compile)
-                )
-                return compile_fx(
-                    model_, example_inputs_, inner_compile, None, *args, **kwargs
-                )
+                    _device_config_scope(device_config)(inner_compile))
+                return compile_fx(model_, example_inputs_, inner_compile, None, *args, **kwargs)
 
     return wrapper
 
@@ -3428,9 +3410,7 @@ def autograd_cache_key(
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
         operator_policy_scope(operator_policy),
-        _device_config_scope(
-            {} if operator_policy is None else operator_policy.config_patches()
-        ),
+        _device_config_scope({} if operator_policy is None else operator_policy.config_patches()),
     ):
         return aot_autograd.autograd_cache_key(
             graph,

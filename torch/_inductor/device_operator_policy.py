@@ -85,8 +85,7 @@ _NOT_DEFAULTABLE_PREFIXES = ("_pre_fusion_custom_pass", "_post_fusion_custom_pas
 
 
 class DeviceOperatorPolicyError(RuntimeError):
-    """An operator policy that is invalid, conflicts with another one, or is not
-    found where a compile needs it."""
+    """An operator policy that is invalid, conflicts with another, or is missing where needed."""
 
 
 def _check(ok: object, message: str) -> None:
@@ -100,9 +99,7 @@ def _device_type(device: Device, what: str) -> str:
     try:
         dev = torch.device(device)
     except RuntimeError as err:
-        raise DeviceOperatorPolicyError(
-            f"{what}: {device!r} is not a device type: {err}"
-        ) from err
+        raise DeviceOperatorPolicyError(f"{what}: {device!r} is not a device type: {err}") from err
     _check(dev.index is None, f"{what}: operator policies are per device type; "
            f"pass {dev.type!r}, not {str(dev)!r}")
     return dev.type
@@ -178,10 +175,8 @@ def _check_custom_passes(where: str, passes: object) -> Mapping[str, tuple[Any, 
             try:
                 uuid = p.uuid()
             except Exception as err:
-                raise DeviceOperatorPolicyError(
-                    f"{key}: {type(p).__qualname__}.uuid() raised "
-                    f"{type(err).__name__}: {err}"
-                ) from err
+                raise DeviceOperatorPolicyError(f"{key}: {type(p).__qualname__}.uuid() raised "
+                                                f"{type(err).__name__}: {err}") from err
             _check(uuid is not None, f"{key}: {type(p).__qualname__}.uuid() returned "
                    "None; return a value that changes when the pass changes")
     return types.MappingProxyType(checked)
@@ -228,12 +223,8 @@ class DeviceOperatorPolicy:
         _check(isinstance(self.version, str) and self.version, f"{where}: version "
                f"must be a non-empty str (the backend's version of its rules), got "
                f"{self.version!r}")
-        decomps = _check_rules(
-            where, "decomposition_overrides", self.decomposition_overrides, Exclude
-        )
-        lowerings = _check_rules(
-            where, "lowering_overrides", self.lowering_overrides, Fallback
-        )
+        decomps = _check_rules(where, "decomposition_overrides", self.decomposition_overrides, Exclude)
+        lowerings = _check_rules(where, "lowering_overrides", self.lowering_overrides, Fallback)
         for op, rule in decomps.items():
             _check(rule is not Exclude or op in lowerings, f"{where}: "
                    f"decomposition_overrides[{op}] is Exclude, but lowering_overrides "
@@ -248,12 +239,8 @@ class DeviceOperatorPolicy:
             "lowering_overrides": lowerings,
             "config_defaults": _check_config_defaults(where, self.config_defaults),
             "custom_passes": _check_custom_passes(where, self.custom_passes),
-            "fake_overrides": _check_rules(
-                where, "fake_overrides", self.fake_overrides, None
-            ),
-            "realized_input_ops": _check_realized_input_ops(
-                where, self.realized_input_ops
-            ),
+            "fake_overrides": _check_rules(where, "fake_overrides", self.fake_overrides, None),
+            "realized_input_ops": _check_realized_input_ops(where, self.realized_input_ops),
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -282,9 +269,7 @@ class DeviceOperatorPolicy:
     def __repr__(self) -> str:
         return f"DeviceOperatorPolicy({self.cache_key!r})"
 
-    def decomposition_table(
-        self, base: Mapping[Any, Callable[..., Any]]
-    ) -> dict[Any, Callable[..., Any]]:
+    def decomposition_table(self, base: Mapping[Any, Callable[..., Any]]) -> dict[Any, Callable[..., Any]]:
         """A new table: ``base`` without the excluded ops, with the overrides."""
         table = dict(base)
         for op, rule in self.decomposition_overrides.items():
@@ -294,21 +279,15 @@ class DeviceOperatorPolicy:
                 table[op] = rule
         return table
 
-    def config_patches(
-        self, user_options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
+    def config_patches(self, user_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The compile's options: each :attr:`config_defaults` entry the user has not
         set, and each stage's device passes before the user's."""
         from . import config
         from .custom_graph_pass import get_custom_graph_passes
 
         user_set = {name.replace("-", "_") for name in user_options or {}}
-        patches = {
-            name: value
-            for name, value in self.config_defaults.items()
-            if name not in user_set
-            and getattr(config, name) == config._config[name].default
-        }
+        patches = {name: value for name, value in self.config_defaults.items()
+                   if name not in user_set and getattr(config, name) == config._config[name].default}
         for stage, passes in self.custom_passes.items():
             patches[stage] = (*passes, *get_custom_graph_passes(getattr(config, stage)))
         return patches
@@ -328,14 +307,9 @@ class DeviceOperatorPolicy:
 
     def realizes_inputs(self, node: torch.fx.Node) -> bool:
         """Whether ``node`` is on the device, its op in :attr:`realized_input_ops`."""
-        return (
-            node.target in self.realized_input_ops
-            and _node_device_type(node) == self.device_type
-        )
+        return node.target in self.realized_input_ops and _node_device_type(node) == self.device_type
 
-    def lowering_for_node(
-        self, target: object, node: torch.fx.Node | None
-    ) -> Callable[..., Any] | None:
+    def lowering_for_node(self, target: object, node: torch.fx.Node | None) -> Callable[..., Any] | None:
         """The policy's lowering of ``node``, or None for the default path; on another
         device an op kept by :data:`Exclude` with no default lowering runs eagerly."""
         from .lowering import fallback_handler, lowerings
@@ -365,8 +339,7 @@ device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
 
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
-    """Registers ``policy`` for its device type, replacing an earlier one with a
-    warning."""
+    """Registers ``policy`` for its device type, replacing an earlier one with a warning."""
     _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
            f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
     _register(device_operator_policies, policy.device_type, policy, "Operator policy")
@@ -384,10 +357,8 @@ def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy
     or None; several accelerators with a policy among them are refused."""
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
     policies = {d: device_operator_policies.get(d) for d in accelerators}
-    described = ", ".join(
-        f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
-        for d, p in policies.items()
-    )
+    described = ", ".join(f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
+                          for d, p in policies.items())
     _check(len(accelerators) < 2 or all(p is None for p in policies.values()),
            f"this graph uses accelerator device types {described}, whose operator "
            "policies conflict. Only CPU plus one accelerator is supported with an "
@@ -396,9 +367,8 @@ def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy
 
 
 # The policy of the compile in progress, for the AOTAutograd cache key.
-_active_policy: contextvars.ContextVar[DeviceOperatorPolicy | None] = (
-    contextvars.ContextVar("inductor_device_operator_policy", default=None)
-)
+_active_policy: contextvars.ContextVar[DeviceOperatorPolicy | None] = contextvars.ContextVar(
+    "inductor_device_operator_policy", default=None)
 
 
 @contextlib.contextmanager
@@ -418,8 +388,7 @@ def active_operator_policy() -> DeviceOperatorPolicy | None:
 
 # Whether the compile in progress runs under its device's options.
 _device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "inductor_device_config_applied", default=False
-)
+    "inductor_device_config_applied", default=False)
 
 
 @contextlib.contextmanager
@@ -457,12 +426,8 @@ class PolicyDecompTable:
     """A compile's ``get_decomp_fn``: ``base`` adjusted by ``policy`` when it is the
     default table; pickles as the policy's cache key, resolved again on load."""
 
-    def __init__(
-        self,
-        policy: DeviceOperatorPolicy,
-        base: Callable[[], Mapping[Any, Any]],
-        cache_key_fields: str | None | _Sentinel = _UNSAMPLED,
-    ) -> None:
+    def __init__(self, policy: DeviceOperatorPolicy, base: Callable[[], Mapping[Any, Any]],
+                 cache_key_fields: str | None | _Sentinel = _UNSAMPLED) -> None:
         if cache_key_fields is _UNSAMPLED:
             cache_key_fields = policy.sample_cache_key_fields()
         self.operator_policy, self.base = policy, base
@@ -480,18 +445,12 @@ class PolicyDecompTable:
 
     def __reduce__(self) -> tuple[Any, ...]:
         policy = self.operator_policy
-        return (
-            _resolve_policy_decomp_table,
-            (policy.device_type, policy.cache_key, self.base, self.cache_key_fields),
-        )
+        return (_resolve_policy_decomp_table,
+                (policy.device_type, policy.cache_key, self.base, self.cache_key_fields))
 
 
-def _resolve_policy_decomp_table(
-    device_type: str,
-    cache_key: str,
-    base: Callable[[], Mapping[Any, Any]],
-    cache_key_fields: str | None = None,
-) -> PolicyDecompTable:
+def _resolve_policy_decomp_table(device_type: str, cache_key: str, base: Callable[[], Mapping[Any, Any]],
+                                 cache_key_fields: str | None = None) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
     policy = device_operator_policies.get(device_type)
     found = "none" if policy is None else repr(policy.cache_key)
@@ -504,6 +463,4 @@ def _resolve_policy_decomp_table(
 
 def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:
     """The policy a compile's ``get_decomp_fn`` carries, if any."""
-    if isinstance(get_decomp_fn, PolicyDecompTable):
-        return get_decomp_fn.operator_policy
-    return None
+    return get_decomp_fn.operator_policy if isinstance(get_decomp_fn, PolicyDecompTable) else None

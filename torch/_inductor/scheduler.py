@@ -215,10 +215,7 @@ def _is_gpu_triton_backend(
         return False
     device_type = node1.get_device().type  # type: ignore[union-attr]
     return (
-        (
-            device_type in ("cuda", "xpu")
-            or _declares(device_type, BackendFeature.MIX_ORDER_REDUCTION)
-        )
+        (device_type in ("cuda", "xpu") or _declares(device_type, BackendFeature.MIX_ORDER_REDUCTION))
         and get_current_backend(device_type) == "triton"
     )
 

@@ -126,11 +126,7 @@ def get_gpu_type() -> str:
     return gpu_type
 
 
-from torch._dynamo.device_interface import (
-    _backend_features,
-    _safe_probe,
-    get_interface_for_device,
-)
+from torch._dynamo.device_interface import _backend_features, _safe_probe, get_interface_for_device
 from torch._dynamo.utils import detect_fake_mode
 from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList
@@ -1364,9 +1360,7 @@ def get_all_devices(gm: torch.fx.GraphModule) -> OrderedSet[torch.device]:
     return input_devices | out_devices
 
 
-def graph_device_types(
-    gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()
-) -> OrderedSet[str]:
+def graph_device_types(gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()) -> OrderedSet[str]:
     """The device types of `example_inputs`, node values and `get_attr` targets."""
     values: list[object] = list(example_inputs)
     for node in gm.graph.nodes:
@@ -1374,11 +1368,7 @@ def graph_device_types(
         if node.op == "get_attr":
             with contextlib.suppress(AttributeError):
                 values.append(operator.attrgetter(node.target)(gm))
-    return OrderedSet(
-        value.device.type
-        for value in pytree.tree_leaves(values)
-        if isinstance(value, torch.Tensor)
-    )
+    return OrderedSet(value.device.type for value in pytree.tree_leaves(values) if isinstance(value, torch.Tensor))
 
 
 import gc

@@ -36,12 +36,7 @@ from .. import graph_break_hints, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..exc import unimplemented
 from ..guards import GuardBuilder, install_guard
-from ..source import (
-    AttrSource,
-    CallFunctionNoArgsSource,
-    GlobalStateSource,
-    ImportSource,
-)
+from ..source import AttrSource, CallFunctionNoArgsSource, GlobalStateSource, ImportSource
 from ..utils import _get_error_on_graph_break, _set_error_on_graph_break
 from .base import VariableTracker
 from .functions import (
@@ -920,16 +915,13 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
     context_class: type
 
     @classmethod
-    def for_device(
-        cls, device_type: str, context_class: type
-    ) -> type["OutOfTreeDeviceVariable"]:
+    def for_device(cls, device_type: str, context_class: type) -> type["OutOfTreeDeviceVariable"]:
         namespace = {"device_type": device_type, "context_class": context_class}
         return type(f"{context_class.__qualname__}Variable", (cls,), namespace)
 
     @classmethod
     def create(  # type: ignore[override]
-        cls, tx: "InstructionTranslatorBase", device: Any, **kwargs: Any
-    ) -> "OutOfTreeDeviceVariable":
+        cls, tx: "InstructionTranslatorBase", device: Any, **kwargs: Any) -> "OutOfTreeDeviceVariable":
         device_type, context_class = cls.device_type, cls.context_class
         if device is None:
             index = -1
@@ -938,10 +930,7 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
         else:
             device = torch.device(device)
             if device.type != device_type:
-                raise ValueError(
-                    f"{context_class.__qualname__}() expects a '{device_type}' "
-                    f"device, got {device}"
-                )
+                raise ValueError(f"{context_class.__qualname__}() expects a '{device_type}' device, got {device}")
             index = device.index
         module = _device_module(device_type, "set_device")
         if index is None:
@@ -965,9 +954,7 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
         self._set_device_node(tx, index)
         return variables.ConstantVariable.create(None)
 
-    def exit(
-        self, tx: "InstructionTranslatorBase", *args: VariableTracker
-    ) -> VariableTracker:
+    def exit(self, tx: "InstructionTranslatorBase", *args: VariableTracker) -> VariableTracker:
         self.cleanup_assert()
         if self.initial_values:
             self._set_device_node(tx, self.initial_values[0])

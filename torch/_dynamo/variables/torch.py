@@ -618,10 +618,7 @@ class BaseTorchVariable(VariableTracker):
         return VariableTracker.build(tx, result)
 
     def can_constant_fold_through(self) -> bool:
-        if (
-            self.value in constant_fold_functions
-            or self.value in trace_rules._device_tables().constant_fold
-        ):
+        if self.value in constant_fold_functions or self.value in trace_rules._device_tables().constant_fold:
             return True
 
         if (
@@ -3992,10 +3989,7 @@ For now, dynamo will explicitly graph break when it encounters user code with th
 
 def _constant_fold_needs_guards(fn: Any) -> bool:
     """Whether constant-folding `fn` needs a guard on its result."""
-    return (
-        fn in constant_fold_functions_need_guards
-        or fn in trace_rules._device_tables().constant_fold_need_guards
-    )
+    return fn in constant_fold_functions_need_guards or fn in trace_rules._device_tables().constant_fold_need_guards
 
 
 def _add_device_handlers(
