@@ -458,6 +458,27 @@ process-wide to get these per-device answers. A newcomer's interface without a
 `Worker` failed a training step with a bare `NotImplementedError:`.
 """,
         RFC3,
+    ),
+    Patch(
+        "c-shim",
+        "[inductor] C++ wrapper: a device without a C shim for an op calls the dispatcher",
+        """
+`DeviceOpOverrides.c_shim_device(device, op)` says whose C shim function
+(`aoti_torch_<name>_<op>`) the C++ wrapper calls for an ATen op: the device's
+own by default, as before. None makes the JIT wrapper call the op through the
+dispatcher, as it already does for ops with no shim at all (extern kernels
+through a boxed `c10::Dispatcher` call, fallback kernels through the
+runtime-lookup path); another device's name (cpu's, for a host-memory device)
+is taken for `out=` kernels. Fixes the runtime-lookup paths for schemas with
+integer returns and undefined tensor arguments, which only ops without a shim
+reach.
+""",
+        """
+`cpp_wrapper=True` on an out-of-tree device required a C shim function for
+every matrix product and shimmed fallback in the graph, so a backend without
+a C shim could not use the C++ wrapper at all.
+""",
+        RFC3,
     ),]
 
 # The review budget of one pull request: added non-blank lines of code under
@@ -474,7 +495,7 @@ SERIES = [
     ("in-tree behaviour changes, one PR each",
      ["flush-before-extern", "first-non-cpu-device", "traced-set-device"], None),
     ("operator policy", ["policy", "policy-config"], None),
-    ("vendor hooks", ["gates", "dynamo-hooks", "vendor-hooks"], None),
+    ("vendor hooks", ["gates", "dynamo-hooks", "vendor-hooks", "c-shim"], None),
 ]
 
 _FAKE = "registry"
@@ -537,6 +558,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
+        (r"def (c_shim_device|_c_shim_device|_is_own_c_shim)\(", "c-shim"),
         (r"def (kernel_call_guard_with_args|cpp_kernel_call_guard)\(", "inductor-streams"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
@@ -627,7 +649,10 @@ FILES: dict[str, object] = {
     "torch/_inductor/fx_passes/joint_graph.py": "policy-config",
     "torch/_functorch/_aot_autograd/streams.py": "gates",
     "torch/_inductor/codegen/cpp_utils.py": "aten",
-    "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [(r"device_to_aten|DEVICE_TO_ATEN", "aten")]),
+    "torch/_inductor/codegen/cpp_wrapper_cpu.py": ("cpp", [
+        (r"device_to_aten|DEVICE_TO_ATEN", "aten"),
+        (r"(?s)_c_shim_device|_dispatch_without_c_shim|An integer return is known|"
+         r"aoti_torch_call_dispatcher converts return|A Tensor argument given None", "c-shim")]),
     "torch/_inductor/codegen/cpp_wrapper_gpu.py": "cpp",
     "torch/_inductor/codegen/cpp.py": "cpp",
     "torch/_inductor/codegen/cpp_template_kernel.py": "gates",
@@ -652,6 +677,7 @@ FILES: dict[str, object] = {
     # A compile's error names the DeviceInterface member that is missing.
     "torch/_inductor/exc.py": "vendor-hooks",
     "torch/_inductor/codecache.py": ("cpp", [
+        (r"(?s)integer returns are known when compiling", "c-shim"),
         (r"def (_device_interfaces_system_info|_get_cuda_system)\(|"
          r"^device_interfaces: NotRequired|^@_device_interface\._registry_cache$|"
          r"^system = CacheBase\._get_cuda_system\(\)", "identity"),
@@ -665,7 +691,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/fx_passes/freezing_patterns.py": "device-lists",
     "torch/_inductor/fx_passes/post_grad.py": ("features", [
         (r"_passes_with_device_config", "policy-config")]),
-    "torch/_inductor/ir.py": "inductor-identity",
+    "torch/_inductor/ir.py": ("inductor-identity", [(r"(?s)_c_shim_device|_is_own_c_shim", "c-shim")]),
     "torch/_inductor/runtime/benchmarking.py": "device-lists",
     "torch/_inductor/runtime/hints.py": "inductor-identity",
     "torch/_inductor/runtime/triton_helpers.py": "triton",
@@ -706,7 +732,8 @@ FILES: dict[str, object] = {
     "test/inductor/extension_backends/cpp/extension_codegen_backend.py": (_FAKE, [
         (r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$|"
          r"def cpp_device_options\(|^register_cpp_device_options\(name, cpp_device_options\)$",
-         "cpp")]),
+         "cpp"),
+        (r"^#: The ATen ops whose C shim function|def c_shim_device\(", "c-shim")]),
     "test/inductor/extension_backends/*": _FAKE,
     "test/inductor/compat_backends/*": "fake-device",
     "test/dynamo/test_device_interface_registry.py": ("registry", [
@@ -750,6 +777,8 @@ FILES: dict[str, object] = {
     "test/inductor/test_cpp_device_options.py": "cpp",
     "test/inductor/test_cpp_wrapper_device.py": ("cpp", [
         (r"def test_side_stream_is_refused_before_codegen\(", "inductor-streams"),
+        (r"def (products_and_fallbacks|test_device_without_a_c_shim_calls_the_dispatcher|"
+         r"test_device_naming_cpus_c_shim)\(", "c-shim"),
         (r"def test_(identical_kernels_of_cpu_and_device_are_not_shared|"
          r"build_options_reach_the_compiler)\(", "loaders"),
     ]),
@@ -785,7 +814,8 @@ FILES: dict[str, object] = {
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_cpp_kernel_parity.py": "gates",
-    "test/inductor/test_device_fused_attention.py": "fake-device",
+    "test/inductor/test_device_fused_attention.py": ("fake-device", [
+        (r"def test_cpp_wrapper_calls_the_kernel_through_the_dispatcher\(", "c-shim")]),
     "test/inductor/test_kernel_codegen_hooks.py": "vendor-hooks",
     "test/inductor/test_device_fusion_choices.py": "vendor-hooks",
     "test/inductor/test_missing_interface_member.py": "vendor-hooks",
@@ -832,6 +862,7 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+register_cpp_device_options\(name, cpp_device_options\)$",
         r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
+    "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_is_own_c_shim,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
     "torch/_inductor/scheduler.py": [r"^\s+_declares,$"],
     "torch/_inductor/device_operator_policy.py": [

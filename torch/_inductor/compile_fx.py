@@ -114,7 +114,11 @@ from ..fx._lazy_graph_module import _use_lazy_graph_module
 from ..fx.graph import _PyTreeCodeGen
 from ..utils._triton import has_triton
 from . import config, distributed_autotune, metrics
-from .codegen.common import get_wrapper_codegen_for_device, init_backend_registration, patch_compile_options
+from .codegen.common import (
+    get_wrapper_codegen_for_device,
+    init_backend_registration,
+    patch_compile_options,
+)
 from .debug import DebugContext
 from .decomposition import select_decomp_table
 from .device_operator_policy import (
@@ -2307,7 +2311,10 @@ def get_device_context(gm: torch.fx.GraphModule) -> AbstractContextManager[None]
     ``runs_passes_under_device()``, if that is a context manager, else a null
     context."""
     devices: OrderedSet[torch.device] = OrderedSet(
-        d for d in get_all_devices(gm) if _probe_interface(d.type, "runs_passes_under_device"))
+        device
+        for device in get_all_devices(gm)
+        if _probe_interface(device.type, "runs_passes_under_device")
+    )
     if len(devices) != 1:
         return contextlib.nullcontext()
     device = next(iter(devices))
@@ -2764,7 +2771,8 @@ def _with_device_config(compile_fx: Callable[..., CompileFxOutput]) -> Callable[
             with _device_config_scope(device_config):
                 # the backward too, compiled out of this scope
                 inner_compile = patch_compile_options(config_patches)(
-                    _device_config_scope(device_config)(inner_compile))
+                    _device_config_scope(device_config)(inner_compile)
+                )
                 return compile_fx(model_, example_inputs_, inner_compile, None, *args, **kwargs)
 
     return wrapper

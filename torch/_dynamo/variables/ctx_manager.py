@@ -36,7 +36,12 @@ from .. import graph_break_hints, trace_rules, variables
 from ..bytecode_transformation import create_call_function
 from ..exc import unimplemented
 from ..guards import GuardBuilder, install_guard
-from ..source import AttrSource, CallFunctionNoArgsSource, GlobalStateSource, ImportSource
+from ..source import (
+    AttrSource,
+    CallFunctionNoArgsSource,
+    GlobalStateSource,
+    ImportSource,
+)
 from ..utils import _get_error_on_graph_break, _set_error_on_graph_break
 from .base import VariableTracker
 from .functions import (
