@@ -28,6 +28,7 @@ from torch._inductor.device_operator_policy import (
     DeviceOperatorPolicy,
     register_device_operator_policy,
 )
+from torch.nn.attention import sdpa_kernel, SDPBackend
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from extension_backends.cpp import extension_device_config
@@ -193,11 +194,17 @@ class KernelGraphCorpusTests(TestCase):
         self.addCleanup(torch._dynamo.reset)
         RegistrySnapshot.install(self)
         register_recording_backend(DEVICE)
+        # The recording device is C++-scheduled, so it would take cpu's two-pass
+        # variance, whose realized sums have no node (see
+        # test_buffers_without_a_node_are_not_exact), and its own fused attention,
+        # an extern kernel; the corpus is the kernels a graph-level device gets.
         for patcher in (
-            config.patch(
-                fx_graph_cache=False, inplace_buffers=False, allow_buffer_reuse=False
-            ),
+            config.patch({
+                "cpp.use_two_step_variance_threshold": 0, "fx_graph_cache": False,
+                "inplace_buffers": False, "allow_buffer_reuse": False,
+            }),
             functorch_config.patch(enable_autograd_cache=False),
+            sdpa_kernel(SDPBackend.MATH),
         ):
             patcher.__enter__()
             self.addCleanup(patcher.__exit__, None, None, None)
