@@ -818,6 +818,15 @@ def format_report(report: Report, show_sites: bool = False) -> str:
 
 
 def _scan_path(path: str, package: str | None) -> list[Site]:
+    """Scan a wheel, an unzipped wheel (its root) or a package directory itself
+    (``<root>/torch_npu``): the last is scanned as its root restricted to it, so
+    that paths start with the package's name, as the routes expect."""
+    path = path.rstrip(os.sep) or os.sep
+    if os.path.isfile(os.path.join(path, "__init__.py")):
+        parent, name = os.path.split(os.path.abspath(path))
+        if package not in (None, name):
+            raise SystemExit(f"vendor_patches: {path} is the package {name!r}, not {package!r}")
+        path, package = parent, name
     with tempfile.TemporaryDirectory() as tmp:
         root = path
         if os.path.isfile(path):

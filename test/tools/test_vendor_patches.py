@@ -165,6 +165,24 @@ class TestScanner(TestCase):
         self.assertEqual(sum(c["sites"] for c in report["concerns"].values()), len(EXPECTED))
 
 
+    def test_package_directory_and_wheel_root_give_the_same_report(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            _write_tree(tmp, SAMPLE)
+            reports = [
+                json.loads(subprocess.run(
+                    [sys.executable, str(REPO / "tools" / "vendor_patches.py"), *args, "--json"],
+                    capture_output=True, text=True, check=True,
+                ).stdout)[0]
+                for args in ([tmp, "--package", "acc"], [os.path.join(tmp, "acc")],
+                             [os.path.join(tmp, "acc") + os.sep])
+            ]
+        paths = {s["path"] for s in reports[0]["site_verdicts"]}
+        self.assertTrue(paths and all(p.startswith("acc/") for p in paths), paths)
+        for report in reports[1:]:
+            self.assertEqual(report["site_verdicts"], reports[0]["site_verdicts"])
+            self.assertEqual(report["share"], reports[0]["share"])
+
+
 class TestCountingRule(TestCase):
     def test_replaced_site_names_an_entry_point_that_reaches_it(self):
         v = vp.classify(site("torch_npu/_inductor/utils.py", "torch._inductor.utils.GPU_TYPES",
