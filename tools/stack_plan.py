@@ -810,7 +810,9 @@ FILES: dict[str, object] = {
     "test/inductor/test_protected_memory.py": "inductor-streams",
     "test/inductor/test_example_protacc.py": "fake-device",
     "test/inductor/test_example_tritonacc.py": "triton",
-    "test/inductor/test_example_guide.py": "vendor-hooks",
+    # The guide's member tables are whole only in the last state.
+    "test/inductor/test_example_guide.py": ("vendor-hooks", [
+        (r"(?s)def test_member_tables_list_every_member\(", "c-shim")]),
     "test/inductor/test_gemm_device_gates.py": "gates",
     "test/inductor/test_cpp_device_gates.py": "gates",
     "test/inductor/test_cpp_kernel_parity.py": "gates",
