@@ -1815,7 +1815,7 @@ class CppWrapperCpu(PythonWrapperCodegen):
             return False
         args = [*node.inputs, *node.constant_args]
         for arg in op._schema.arguments[len(args) :]:
-            args.append(out if arg.name == "out" else node.kwargs.get(arg.name))
+            args.append(out if arg.name == "out" else node.kwargs.get(arg.name, arg.default_value))
         outputs = ([], []) if out else ([node.get_name()], [node])
         self.generate_fallback_kernel_with_runtime_lookup_boxed(op, args, *outputs)
         return True
