@@ -3230,19 +3230,16 @@ def _derive_device_tables(privateuse1_name: str) -> _DeviceTables:
                     static_rules[fn].__name__,
                 )
     kinds = {fn: kind for fn, kind in kinds.items() if fn not in static_rules}
-    rule_map: dict[Any, type[VariableTracker]] = {
-        f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
-        for f, k in kinds.items()
-    }
-    # Nor is a skipped function traced as a frame of its own when it runs after
-    # the graph break, as the frames of torch's runtime functions are not.
-    rule_map.update(
-        (f"{f.__code__.co_filename}#{f.__code__.co_name}", SkipFunctionVariable)
-        for f, k in kinds.items()
-        if k == "skip" and isinstance(getattr(f, "__code__", None), types.CodeType)
-    )
+    # Nor is a skipped function's own frame compiled when it runs after the
+    # graph break, as the frames of torch's runtime functions are not.
+    for f, k in kinds.items():
+        if k == "skip" and isinstance(getattr(f, "__code__", None), types.CodeType):
+            torch._dynamo.eval_frame.skip_code(f.__code__)
     return _DeviceTables(
-        rule_map=rule_map,
+        rule_map={
+            f: SkipFunctionVariable if k == "skip" else TorchInGraphFunctionVariable
+            for f, k in kinds.items()
+        },
         constant_fold={f: None for f, k in kinds.items() if k.startswith("constant")},
         constant_fold_need_guards={
             f: None for f, k in kinds.items() if k == "constant_fold_need_guards"
@@ -4421,12 +4418,6 @@ def _obj_rule_and_reason(obj: Any) -> tuple[type[VariableTracker] | None, str]:
     return rule, "device trace rules"
 
 
-def _frame_rule(key: str) -> type[VariableTracker] | None:
-    """The rule of the frame `key` ("<filename>#<name>") in torch's rule map,
-    else in the device trace rules (a skipped device runtime function)."""
-    return get_torch_obj_rule_map().get(key) or _device_tables().rule_map.get(key)
-
-
 def _lookup_inner(
     obj: Any,
     name: str | None = None,
@@ -4460,7 +4451,7 @@ def _lookup_inner(
                 filename + "#" + TORCH_DYNAMO_RESUME_IN_PREFIX, None
             )
         else:
-            rule = _frame_rule(filename + "#" + name)
+            rule = get_torch_obj_rule_map().get(filename + "#" + name, None)
         if rule is not None:
             if reasons is not None:
                 reasons.add("get_torch_obj_rule_map")
