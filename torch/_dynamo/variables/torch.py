@@ -894,7 +894,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
         return self.value
 
     @staticmethod
-    @_registry_cache
+    @functools.cache
     def _get_handlers() -> dict[Callable[..., Any], Callable[..., Any]]:
         """Build a dict from function -> method to handle it so that we are O(1)
         in terms of the number of function with special handling."""
@@ -3049,7 +3049,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                             )
             return None
 
-        return _add_device_handlers(handlers)
+        return handlers
 
     def call_function(
         self,
@@ -3121,7 +3121,7 @@ class TorchInGraphFunctionVariable(BaseTorchVariable):
                         )
             return self.call_tensor_method(tx, list(args), kwargs)
 
-        special_handler = self._get_handlers().get(self.value)
+        special_handler = _handlers().get(self.value)
         if special_handler:
             result = special_handler(self, tx, *args, **kwargs)
             if result:
@@ -3992,10 +3992,10 @@ def _constant_fold_needs_guards(fn: Any) -> bool:
     return fn in constant_fold_functions_need_guards or fn in trace_rules._device_tables().constant_fold_need_guards
 
 
-def _add_device_handlers(
-    handlers: dict[Callable[..., Any], Callable[..., Any]],
-) -> dict[Callable[..., Any], Callable[..., Any]]:
-    """`handlers` plus those of the out-of-tree devices' runtime functions."""
+@_registry_cache
+def _handlers() -> dict[Callable[..., Any], Callable[..., Any]]:
+    """`_get_handlers()` plus those of the out-of-tree devices' runtime functions."""
+    handlers = dict(TorchInGraphFunctionVariable._get_handlers())
     tables = trace_rules._device_tables()
     handled = tables.handled
     current_stream = handlers[torch.cuda.current_stream]
