@@ -8,10 +8,11 @@ kernels of a corpus with cpu's. Here, what that corpus does not reach: the
 choices behind options off by default (combo kernels, cooperative reductions,
 ``disable_cpp_codegen``), the thread count in the FX graph cache key, and the
 templates. C++ GEMM and flex-attention templates emit host code that reads host
-memory: a device opts in by declaring ``BackendFeature.CPP_TEMPLATES``.
+memory: a C++-scheduled device gets them as cpu does, and opts out by
+overriding ``backend_features()`` without ``BackendFeature.CPP_TEMPLATES``.
 ``flex_attention`` runs on a device whose record is GPU-class (Triton; in
-Triton's interpreter, in a fresh process) or declares ``CPP_TEMPLATES`` (the C++
-template). Each result is compared with eager.
+Triton's interpreter, in a fresh process) or uses the C++ templates. Each result
+is compared with eager.
 """
 
 import sys
@@ -55,11 +56,19 @@ register(DEVICE)
 
 
 class CppTemplatesInterface(ExtensionDeviceInterface):
-    """The device, declaring that C++ templates may run on its (host) memory."""
+    """The device, declaring its features, C++ templates among them."""
 
     @classmethod
     def backend_features(cls, device=None):
         return super().backend_features(device) | {BackendFeature.CPP_TEMPLATES}
+
+
+class NoCppTemplatesInterface(ExtensionDeviceInterface):
+    """The device, declaring its features, C++ templates not among them."""
+
+    @classmethod
+    def backend_features(cls, device=None):
+        return super().backend_features(device) | {BackendFeature.FOREACH_KERNELS}
 
 
 def _randn(*size):
@@ -131,18 +140,6 @@ class CppBackendChoiceTests(_DeviceTestCase):
                                         disable_cpp_codegen=True)
         self.assertNotIn("cpp_fused", code)
 
-    def test_cpp_templates_are_opt_in(self):
-        # Default off: the device's memory need not be host memory.
-        code = self.compile_and_compare(torch.bmm, _randn(4, 16, 32), _randn(4, 32, 8),
-                                        exact=False, max_autotune=True,
-                                        max_autotune_gemm_backends="ATEN,CPP")
-        self.assertNotIn("micro_gemm", code)
-        q = _randn(1, 2, 128, 16)
-        with self.assertRaisesRegex(
-            ValueError, "FlexAttention is only supported on CUDA, CPU, HPU, or MPS devices"
-        ):
-            flex_attention(q, q, q)
-
     def test_in_tree_answers_are_stock(self):
         # Stock: C++ templates and the C++ flex lowering for cpu only, which the
         # gates keep as 2.13's literal; no in-tree interface declares the member.
@@ -154,8 +151,37 @@ class CppBackendChoiceTests(_DeviceTestCase):
             self.assertIsNone(_flex_lowering(torch.device(name)), name)
 
 
-class CppTemplateTests(_DeviceTestCase):
+class DeclaredCppTemplatesTests(_DeviceTestCase):
     interface = CppTemplatesInterface
+
+    def test_declared_member_keeps_the_templates(self):
+        code = self.compile_and_compare(torch.bmm, _randn(4, 16, 32), _randn(4, 32, 8),
+                                        exact=False, max_autotune=True,
+                                        max_autotune_gemm_backends="CPP")
+        self.assertIn("micro_gemm", code)
+        self.assertEqual(_flex_lowering(torch.device(DEVICE)), "cpp")
+
+
+class CppTemplatesOptOutTests(_DeviceTestCase):
+    # An interface that states its features without the member: its memory
+    # need not be host memory, so neither template runs.
+    interface = NoCppTemplatesInterface
+
+    def test_override_without_the_member_opts_out(self):
+        code = self.compile_and_compare(torch.bmm, _randn(4, 16, 32), _randn(4, 32, 8),
+                                        exact=False, max_autotune=True,
+                                        max_autotune_gemm_backends="ATEN,CPP")
+        self.assertNotIn("micro_gemm", code)
+        q = _randn(1, 2, 128, 16)
+        with self.assertRaisesRegex(
+            ValueError, "FlexAttention is only supported on CUDA, CPU, HPU, or MPS devices"
+        ):
+            flex_attention(q, q, q)
+
+
+class CppTemplateTests(_DeviceTestCase):
+    # The device's own interface states no features: a C++-scheduled device
+    # gets cpu's templates.
 
     def test_cpp_gemm_templates(self):
         a, b = _randn(4, 16, 32), _randn(4, 32, 8)

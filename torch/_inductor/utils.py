@@ -2777,8 +2777,7 @@ def use_ck_conv_template(layout: Layout) -> bool:
 
 def _use_template_for_cpu(layout: Layout) -> bool:
     return (config.max_autotune or config.max_autotune_gemm) and (
-        layout.device.type == "cpu"
-        or _declares(layout.device, _device_interface.BackendFeature.CPP_TEMPLATES)
+        layout.device.type == "cpu" or _uses_cpp_templates(layout.device)
     )
 
 
@@ -3591,6 +3590,16 @@ def get_cloned_parameter_buffer_name(name: str) -> str:
 def _declares(device: torch.types.Device, feature: BackendFeature) -> bool:
     """Whether ``device``'s interface declares ``feature`` in ``backend_features()``."""
     return feature in (_backend_features(device) or ())
+
+
+def _uses_cpp_templates(device: torch.device) -> bool:
+    """Whether cpu's C++ templates (GEMM, flex attention) serve ``device``: if its
+    interface overrides ``backend_features()``, whether that declares
+    ``CPP_TEMPLATES``; otherwise whether ``device`` ``is_cpp_scheduled``."""
+    declared = _backend_features(device)
+    if declared is None:
+        return is_cpp_scheduled(device.type)
+    return _device_interface.BackendFeature.CPP_TEMPLATES in declared
 
 
 def _gpu_types() -> list[str]:

@@ -2093,21 +2093,22 @@ def _validate_device(query: Tensor, key: Tensor, value: Tensor) -> None:
         raise ValueError(
             "FlexAttention is only supported on CUDA, CPU, HPU, or MPS devices. "
             f"Found input tensors on {query.device.type} device. Another device "
-            "needs a DeviceInterface that is_gpu() or declares "
-            "BackendFeature.CPP_TEMPLATES."
+            "needs a DeviceInterface that is_gpu(), or C++ kernels (CppScheduling "
+            "or BackendFeature.CPP_TEMPLATES)."
         )
 
 
 def _flex_lowering(device: torch.device) -> str | None:
     """Inductor's flex-attention path for a device without an in-tree one: "cpp"
-    (cpu's, inference only) if its interface declares
-    ``BackendFeature.CPP_TEMPLATES``, "triton" if it is GPU-class, else None."""
+    (cpu's, inference only) if cpu's C++ templates serve it (by default, a device
+    Inductor schedules with CppScheduling), "triton" if it is GPU-class, else None."""
     from torch._dynamo import device_interface as registry
 
     if device.type in registry._BUILTIN_DEVICE_INIT_LIST:
         return None
-    features = registry._backend_features(device.type) or ()  # discovers it
-    if registry.BackendFeature.CPP_TEMPLATES in features:
+    from torch._inductor.utils import _uses_cpp_templates
+
+    if _uses_cpp_templates(device):  # discovers it
         return "cpp"
     return "triton" if device.type in registry.GPU_TYPES else None
 

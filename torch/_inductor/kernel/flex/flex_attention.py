@@ -12,7 +12,6 @@ from typing import Any, cast, TYPE_CHECKING
 import sympy
 
 import torch
-from torch._dynamo.device_interface import BackendFeature
 from torch._inductor.virtualized import V
 from torch.nn.attention.flex_attention import _Backend
 from torch.utils._sympy.functions import FloorDiv, Mod
@@ -24,7 +23,7 @@ from ...select_algorithm import (
     SymbolicGridFn,
     TritonTemplate,
 )
-from ...utils import _declares, can_use_tma
+from ...utils import _uses_cpp_templates, can_use_tma
 from .common import (
     build_subgraph_buffer,
     create_indices_fake,
@@ -127,8 +126,7 @@ def flex_attention(
     3. Cpu specific CPP template
     4. MPS specific Metal template
     """
-    device = query.get_device()
-    if device.type == "cpu" or _declares(device, BackendFeature.CPP_TEMPLATES):
+    if query.get_device().type == "cpu" or _uses_cpp_templates(query.get_device()):
         return lower_cpu(
             query,
             key,
