@@ -231,11 +231,6 @@ KERNEL_GRAPH = _ep("kernel_graph(nodes) from the device's Scheduling",
 _TK = "torch._inductor.codegen.triton.TritonKernel."
 TRITON_TYPES = _ep("TritonKernel.triton_compute_type / triton_store_type",
                    _TK + "triton_compute_type", INDUCTOR)
-TRITON_PRINTER = _ep("TritonKernel.kexpr (the kernel's printer)", _TK + "kexpr", INDUCTOR)
-BLOCK_PTR = _ep("TritonKernel.block_ptr_options_cls", _TK + "block_ptr_options_cls", INDUCTOR)
-TRITON_IMPORTS = _ep("TritonKernel.gen_common_triton_imports (the kernels' helpers)",
-                     "torch._inductor.codegen.triton.TritonKernel.gen_common_triton_imports",
-                     INDUCTOR)
 TILE_SIZES = _ep("SIMDScheduling.is_good_size",
                  "torch._inductor.codegen.simd.SIMDScheduling.is_good_size", INDUCTOR)
 CACHE_KEY = _ep("DeviceOperatorPolicy.cache_key_fields", _POLICY + "cache_key_fields", INDUCTOR)
@@ -401,15 +396,25 @@ OVERRIDES: tuple[Override, ...] = (
                    "torch_npu/_inductor/ascend_npu_ir/ascend_npu_ir/npu/inductor_patch/ir.py")),
     Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
              r"\.triton_(compute|store)_type$", TRITON_TYPES, "the device kernel's types"),
+    # Stock mechanisms the series does not change are documented in the guide's
+    # migration table, and not counted as replaced by the series.
     Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
-             r"\.TritonPrinter\._print_\w+$", TRITON_PRINTER, "the device kernel's printer"),
+             r"\.TritonPrinter\._print_\w+$", None,
+             "stock: the device kernel class's printer (TritonKernel.kexpr)"),
     Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
-             r"\.BlockPtrOptions\.\w+$", BLOCK_PTR, "the device kernel's block pointers"),
+             r"\.BlockPtrOptions\.\w+$", None,
+             "stock: the device kernel class's block pointers (TritonKernel.block_ptr_options_cls)"),
     Override("torch_npu/_inductor/triton_experimental/codegen/triton.py", r"",
              r"\.CandidateTiling\.is_good_size$", TILE_SIZES, "the device Scheduling's tile sizes"),
     Override("torch_npu/_inductor/triton_experimental/npu_triton_helpers.py", r"",
-             r"^torch\._inductor\.runtime\.triton_helpers\.(max2|min2)$", TRITON_IMPORTS,
-             "the device's kernels import its own helpers"),
+             r"^torch\._inductor\.runtime\.triton_helpers\.(max2|min2)$", None,
+             "stock: the device kernel class imports its own helpers "
+             "(TritonKernel.gen_common_triton_imports)"),
+    # The vendor declares the entry point already, and patches all the same.
+    *(Override(path, r"", r"^torch\._dynamo\.(optimize|backends\.registry\._BACKENDS)$", None,
+               "the package declares its torch_dynamo_backends entry points and still patches "
+               "the front end")
+      for path in ("torch_npu/_compat/dynamo.py", "torch_npu/dynamo/__init__.py")),
     Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\.compile$", None,
              "lazy registration: the torch_dynamo_backends entry point serves; cpu fallback and "
              "failover: a backend returning a falling-back callable serves; the retry after "

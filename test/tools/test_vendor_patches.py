@@ -254,8 +254,13 @@ class TestCountingRule(TestCase):
         v = vp.classify(site("torch_rbln/_internal/monkey_patches.py", "torch.compile"))
         self.assertEqual((v.concern, v.replaced), ("compile front-end wrappers", False))
         self.assertIn("torch_dynamo_backends", v.reason)
-        v = vp.classify(site("torch_npu/_compat/dynamo.py", "torch._dynamo.optimize"))
+        # The entry point replaces registering a backend into torch's table...
+        v = vp.classify(site("vendor/dynamo.py", "torch._dynamo.backends.registry._BACKENDS"))
         self.assertEqual(v.entry, vp.BACKEND_EP)
+        # ... but not for torch_npu, which declares it and patches all the same.
+        v = vp.classify(site("torch_npu/_compat/dynamo.py", "torch._dynamo.optimize"))
+        self.assertEqual((v.entry, v.replaced), (None, False))
+        self.assertIn("declares its torch_dynamo_backends entry points", v.reason)
 
     def test_every_entry_point_exists_in_the_series(self):
         entries = {e for _, e in vp.REPLACEMENTS} | {o.entry for o in vp.OVERRIDES if o.entry}
