@@ -430,7 +430,8 @@ def cmd_export_stack(dest: str) -> int:
 def cmd_check_stack(run_tests: bool, only: list[str] | None, sample: int | None) -> int:
     python = setup()
     problems = stack.check_stack(python, run_env(), stock_install(), run_tests=run_tests,
-                                 only=set(only) if only else None, sample=sample)
+                                 only=set(only) if only else None, sample=sample,
+                                 parallel=workers())
     for p in problems:
         print(f"FAIL {p}")
     print(f"check --stack: {len(problems)} problems")

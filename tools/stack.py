@@ -41,17 +41,20 @@ from __future__ import annotations
 
 import ast
 import builtins
+import concurrent.futures
 import difflib
 import fnmatch
 import io
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import symtable
 import sys
 import tempfile
+import threading
 import time
 import tokenize
 from collections.abc import Iterator
@@ -503,7 +506,8 @@ def description(plan, files: list[StackedFile], k: int) -> str:
     )
 
 
-def _write_state(root: Path, files: list[StackedFile], k: int) -> None:
+def _write_state(root: Path, files: list[StackedFile], k: int,
+                 unchanged_kept: bool = False) -> None:
     for f in files:
         text = f.state(k)
         path = root / f.rel
@@ -511,8 +515,11 @@ def _write_state(root: Path, files: list[StackedFile], k: int) -> None:
             if path.exists():
                 path.unlink()
             continue
+        data = "".join(text)
+        if unchanged_kept and path.is_file() and path.read_text() == data:
+            continue  # its byte code stays valid
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(text))
+        path.write_text(data)
 
 
 def export_stack(dest: Path, pristine: series.TorchInstall, repo: Path = REPO,
@@ -805,9 +812,11 @@ def sample_tests(tests: list[str], sample: int | None,
 def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall,
                 run_tests: bool = True, repo: Path = REPO,
                 pytest_args: list[str] | None = None,
-                only: set[str] | None = None, sample: int | None = None) -> list[str]:
+                only: set[str] | None = None, sample: int | None = None,
+                parallel: int = 1) -> list[str]:
     """Apply the exported stack to the pristine files patch by patch; after each,
-    import torch from that state and run the patch's tests.  Return problems."""
+    import torch from that state and run the patch's tests, ``parallel`` states
+    at a time.  Return problems."""
     problems: list[str] = []
     plan, files = compute(pristine, repo)
     installed = series.locate_torch(str(python)).site / "torch"
@@ -826,53 +835,51 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
     for name in (".venv-stock", "build"):
         if (repo / name).exists():
             os.symlink(repo / name, tree / name)
-    # The states' torch lives at another path than the environment's, so the
-    # C++ builds of the test devices (whose command lines name torch's include
-    # directory) get directories of their own, kept between runs: sharing the
-    # environment's would rebuild them here and again in the next test run.
+    # Each slot's torch lives at a path of its own, so the C++ builds of the
+    # test devices (whose command lines name torch's include directory) get
+    # directories of their own per slot, kept between runs: sharing the
+    # environment's, or another slot's, would rebuild them at every turn.
     # The states' test durations stay out of the suite's record as well.
-    builds = {
-        "EXTENSION_DEVICE_BUILD_DIR": str(repo / "build" / "stack-builds" / "extension_device"),
-        **{f"{name.upper()}_BUILD_DIR": str(repo / "build" / "stack-builds" / name)
-           for name in ("toyacc", "protacc", "tritonacc")},
-        "WORKBENCH_TEST_DURATIONS": str(work_root / "test-durations.json"),
-    }
+    def builds(slot: Path) -> dict[str, str]:
+        root = repo / "build" / "stack-builds" / slot.name
+        return {
+            "EXTENSION_DEVICE_BUILD_DIR": str(root / "extension_device"),
+            **{f"{name.upper()}_BUILD_DIR": str(root / name)
+               for name in ("toyacc", "protacc", "tritonacc")},
+            "WORKBENCH_TEST_DURATIONS": str(slot / "test-durations.json"),
+        }
     durations = _recorded_durations(repo)
     print_summary(plan, files)
     problems += over_budget(plan, files)
     problems += unbound_in_states(plan, files) + unimported_in_states(plan, files)
-    for k, patch_file in enumerate(patches):
-        name = plan.PATCHES[k].name
+    stacked_torch = {f.rel for f in files if f.rel.startswith("torch/")}
+    # The states are checked in parallel, one per slot: a copy of the state's
+    # tree and a torch shadowed with it, kept between the slot's states.
+    slots: queue.Queue[Path] = queue.Queue()
+    for i in range(max(1, min(parallel, len(patches)))):
+        slot = work_root / f"slot{i}"
+        (slot / "tree").mkdir(parents=True)
+        for name in ("pytest.ini", ".venv-stock", "build"):
+            if (tree / name).exists():
+                os.symlink((tree / name).resolve(), slot / "tree" / name)
+        slots.put(slot)
+    print_lock = threading.Lock()
+
+    def check_state(k: int, slot: Path, pytest_argv: list[str], selected: bool) -> list[str]:
         t0 = time.monotonic()
-        try:
-            _git(["am", "-q", "--keep-cr", str(patch_file)], tree)
-        except subprocess.CalledProcessError as err:
-            problems.append(f"{patch_file.name}: git am failed: {err.stderr.strip()}")
-            break
-        expected = Path(tempfile.mkdtemp(prefix="stack-state-"))
-        _write_state(expected, files, k)
-        diff = subprocess.run(["diff", "-r", "-q", "-x", ".git", "-x", "pytest.ini",
-                               "-x", "__pycache__", "-x", ".pytest_cache", "-x", ".hypothesis",
-                               "-x", ".venv-stock", "-x", "build",
-                               str(expected), str(tree)], capture_output=True, text=True)
-        shutil.rmtree(expected)
-        if diff.returncode:
-            problems.append(f"{patch_file.name}: applied tree differs from state {k + 1}: "
-                            f"{diff.stdout.strip()[:500]}")
-        site = work_root / "site"
-        shadow_torch(site, tree, installed, {f.rel for f in files if f.rel.startswith("torch/")})
+        site = slot / "site"
         state_env = dict(env, PYTHONPATH=os.pathsep.join(
             [str(site)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]),
-            **builds)
-        tests = sample_tests(test_ids_of(files, k), sample, durations)
-        selected = only is None or name in only
-        pytest_argv = (["-q", "-rfE", "-p", "no:cacheprovider", *(pytest_args or []), *tests]
-                       if run_tests and tests and selected else [])
-        res = subprocess.run([str(python), "-c", STATE_CHECK, str(site), *pytest_argv],
-                             cwd=tree, env=state_env, capture_output=True, text=True)
-        status = "imports"
+            **builds(slot))
+        try:
+            res = subprocess.run([str(python), "-c", STATE_CHECK, str(site), *pytest_argv],
+                                 cwd=slot / "tree", env=state_env, capture_output=True,
+                                 text=True)
+        finally:
+            slots.put(slot)
+        found, status, name = [], "imports", patches[k].name
         if res.returncode == IMPORT_FAILED:
-            problems.append(f"{patch_file.name}: import failed:\n{res.stderr[-2000:]}")
+            found.append(f"{name}: import failed:\n{res.stderr[-2000:]}")
             status = "IMPORT FAILED"
         elif not selected:
             status += "; tests not selected"
@@ -882,13 +889,45 @@ def check_stack(python: Path, env: dict[str, str], pristine: series.TorchInstall
             if res.returncode:
                 failed = [line for line in res.stdout.splitlines()
                           if line.startswith(("FAILED", "ERROR"))]
-                problems.append(f"{patch_file.name}: tests failed ({last}):\n"
-                                + "\n".join(failed[:60] or [res.stderr[-2000:]]))
+                found.append(f"{name}: tests failed ({last}):\n"
+                             + "\n".join(failed[:60] or [res.stderr[-2000:]]))
         elif res.returncode:
-            problems.append(f"{patch_file.name}: import check exited {res.returncode}:\n"
-                            f"{res.stderr[-2000:]}")
-        print(f"  [{k + 1}/{len(patches)}] {name}: {status} ({time.monotonic() - t0:.0f} s)",
-              flush=True)
+            found.append(f"{name}: import check exited {res.returncode}:\n"
+                         f"{res.stderr[-2000:]}")
+        with print_lock:
+            print(f"  [{k + 1}/{len(patches)}] {plan.PATCHES[k].name}: {status} "
+                  f"({time.monotonic() - t0:.0f} s)", flush=True)
+        return found
+
+    with concurrent.futures.ThreadPoolExecutor(slots.qsize()) as pool:
+        checks = []
+        for k, patch_file in enumerate(patches):
+            name = plan.PATCHES[k].name
+            try:
+                _git(["am", "-q", "--keep-cr", str(patch_file)], tree)
+            except subprocess.CalledProcessError as err:
+                problems.append(f"{patch_file.name}: git am failed: {err.stderr.strip()}")
+                break
+            expected = Path(tempfile.mkdtemp(prefix="stack-state-"))
+            _write_state(expected, files, k)
+            diff = subprocess.run(["diff", "-r", "-q", "-x", ".git", "-x", "pytest.ini",
+                                   "-x", "__pycache__", "-x", ".pytest_cache", "-x", ".hypothesis",
+                                   "-x", ".venv-stock", "-x", "build",
+                                   str(expected), str(tree)], capture_output=True, text=True)
+            shutil.rmtree(expected)
+            if diff.returncode:
+                problems.append(f"{patch_file.name}: applied tree differs from state {k + 1}: "
+                                f"{diff.stdout.strip()[:500]}")
+            tests = sample_tests(test_ids_of(files, k), sample, durations)
+            selected = only is None or name in only
+            pytest_argv = (["-q", "-rfE", "-p", "no:cacheprovider", *(pytest_args or []), *tests]
+                           if run_tests and tests and selected else [])
+            slot = slots.get()
+            _write_state(slot / "tree", files, k, unchanged_kept=True)
+            shadow_torch(slot / "site", slot / "tree", installed, stacked_torch)
+            checks.append(pool.submit(check_state, k, slot, pytest_argv, selected))
+        for check in checks:
+            problems += check.result()
     # The last state is the final tree, byte for byte.
     if not problems:
         for f in files:
