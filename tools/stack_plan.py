@@ -422,16 +422,18 @@ from eager; vendors patch each of them.
     ),
     Patch(
         "dynamo-hooks",
-        "[dynamo] Dynamo config defaults and a reset hook as DeviceInterface members",
+        "[dynamo] Dynamo config defaults, a reset hook and a backend's start-up hook",
         """
 `DeviceInterface.dynamo_config_defaults()` names `torch._dynamo.config`
 values applied while Dynamo compiles a frame whose tensors are on the device
 (an option the user set wins), and `DeviceInterface.on_dynamo_reset()` is run
-by `torch._dynamo.reset()`.
+by `torch._dynamo.reset()`. A backend's `_dynamo_backend_init()` (upstream
+2.15's name) is called each time Dynamo resolves the backend.
 """,
         """
-Vendors with a custom Dynamo backend write global Dynamo config at import and
-wrap `torch._dynamo.reset` to flush their caches.
+Vendors with a custom Dynamo backend write global Dynamo config at import,
+wrap `torch._dynamo.reset` to flush their caches, and wrap
+`torch._dynamo.optimize` to start their backend when `torch.compile` names it.
 """,
         RFC2,
     ),
@@ -552,6 +554,8 @@ FILES: dict[str, object] = {
          r"device_config = |device_ctx", "dynamo-hooks"),
     ]),
     "torch/_dynamo/__init__.py": "dynamo-hooks",
+    "torch/_dynamo/eval_frame.py": "dynamo-hooks",
+    "torch/_dynamo/backends/common.py": "dynamo-hooks",
     "torch/_dynamo/symbolic_convert.py": ("dynamo", [
         (r"def _is_out_of_tree_stream_device|^if device is None or \($", "streams"),
     ]),
@@ -712,7 +716,7 @@ FILES: dict[str, object] = {
     # rename_privateuse1_backend's note lists the compile hooks of every patch,
     # so it lands with the last patch that adds one.
     "torch/utils/backend_registration.py": ("registry", [(r"^Note\(torch\.compile\)", "triton")]),
-    "torch/__init__.py": "options",
+    "torch/__init__.py": ("options", [(r"def _dynamo_backend_init\(", "dynamo-hooks")]),
     # ----------------------------------------------------------------- tests
     "test/conftest.py": _FAKE,
     "test/inductor/extension_backends/operator_policy.py": "policy",
@@ -735,6 +739,10 @@ FILES: dict[str, object] = {
          "cpp"),
         (r"^#: The ATen ops whose C shim function|def c_shim_device\(", "c-shim")]),
     "test/inductor/extension_backends/*": _FAKE,
+    "test/inductor/compat_backends/vendor215/compile.py": ("fake-device", [
+        (r"^# A Dynamo backend with upstream|^starts = 0$|def (_start|vendor_b_backend)\(|"
+         r"^vendor_b_backend\._dynamo_backend_init", "dynamo-hooks"),
+    ]),
     "test/inductor/compat_backends/*": "fake-device",
     "test/dynamo/test_device_interface_registry.py": ("registry", [
         (r"def test_(visible_devices_env|cache_system_info_and_cpp_device_options_default_to_none|"
@@ -795,7 +803,9 @@ FILES: dict[str, object] = {
     "test/inductor/test_triton_device.py": "triton",
     "test/inductor/test_kernel_call_guard.py": "inductor-streams",
     "test/inductor/test_extension_backend.py": "fake-device",
-    "test/inductor/test_backend_compat.py": "fake-device",
+    "test/inductor/test_backend_compat.py": ("fake-device", [
+        (r"def test_torch_2_15_backend_starts_at_torch_compile", "dynamo-hooks"),
+    ]),
     # The example backend has an operator policy: it lands with the policy series.
     "test/inductor/test_example_backend.py": "policy-config",
     "test/inductor/test_registry_concurrency.py": "fake-device",

@@ -2577,6 +2577,11 @@ class _TorchCompileWrapper:
         if hasattr(self.compiler_fn, "reset"):
             self.compiler_fn.reset()
 
+    @property
+    def _dynamo_backend_init(self):
+        # the backend's start-up hook, read when Dynamo resolves this wrapper
+        return getattr(self.compiler_fn, "_dynamo_backend_init", None)
+
 
 _InputT = _ParamSpec("_InputT")
 _RetT = _TypeVar("_RetT")

@@ -184,5 +184,47 @@ class DeviceDynamoHooksTest(TestCase):
         self.assertEqual(calls, [])
 
 
+class BackendInitTest(TestCase):
+    """A custom backend's ``_dynamo_backend_init``, a no-argument callable
+    (upstream 2.15's name): called each time Dynamo resolves the backend,
+    at ``torch.compile()`` time, before the backend compiles anything."""
+
+    def setUp(self):
+        super().setUp()
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+        self.events = []
+
+    def record(self, compiler, event):
+        def backend(gm, example_inputs):
+            self.events.append(event)
+            return compiler(gm)
+
+        backend._dynamo_backend_init = lambda: self.events.append("init")
+        return backend
+
+    def test_called_at_torch_compile_time(self):
+        fn = torch.compile(add_one, backend=self.record(lambda gm: gm.forward, "compile"))
+        self.assertEqual(self.events, ["init"])
+        fn(torch.ones(2))
+        self.assertEqual(self.events, ["init", "compile"])
+
+    def test_called_at_each_resolution(self):
+        backend = self.record(lambda gm: gm.forward, "compile")
+        torch.compile(add_one, backend=backend)
+        torch._dynamo.optimize(backend)(add_one)
+        self.assertEqual(self.events, ["init", "init"])
+
+    def test_aot_autograd_reads_the_forward_compiler(self):
+        from functorch.compile import make_boxed_func
+        from torch._dynamo.backends.common import aot_autograd
+
+        forward = self.record(lambda gm: make_boxed_func(gm.forward), "forward")
+        fn = torch.compile(add_one, backend=aot_autograd(fw_compiler=forward))
+        self.assertEqual(self.events, ["init"])
+        self.assertEqual(fn(torch.ones(2)), torch.full((2,), 2.0))
+        self.assertEqual(self.events, ["init", "forward"])
+
+
 if __name__ == "__main__":
     run_tests()

@@ -157,6 +157,22 @@ class BackendCompatTest(TestCase):
         self.assertEqual(report["interface"], "VendorBInterface")
         self.assertEqual(report["interface_names"], ["vendor_b"])
 
+    def test_torch_2_15_backend_starts_at_torch_compile(self):
+        proc = run_python(
+            """
+            import torch
+            import compat_backends.vendor215
+            from compat_backends.vendor215 import compile as vendor_b
+
+            x = torch.randn(4, device="vendor_b")
+            fn = torch.compile(lambda a: a * 2, backend=vendor_b.vendor_b_backend)
+            assert vendor_b.starts == 1, vendor_b.starts  # before the first call
+            torch.testing.assert_close(fn(x).cpu(), (x * 2).cpu())
+            print("starts", vendor_b.starts)
+            """
+        )
+        self.assertIn("starts 1", proc.stdout)
+
 
 if __name__ == "__main__":
     run_tests()

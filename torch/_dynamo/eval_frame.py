@@ -1525,6 +1525,10 @@ def get_compiler_fn(
     else:
         compiler_str = None
     compiler_fn = lookup_backend(compiler_fn)  # type: ignore[arg-type]
+    # The backend's own start-up, at each resolution (torch.compile() time),
+    # before any graph reaches it; it deduplicates itself.
+    if (backend_init := getattr(compiler_fn, "_dynamo_backend_init", None)) is not None:
+        backend_init()
     return wrap_backend_debug(compiler_fn, compiler_str)
 
 
@@ -1711,6 +1715,7 @@ def _optimize(
             One can also provide additional context for the backend, like
             torch.jit.fuser("fuser2"), by setting the backend_ctx_ctor attribute.
             See AOTAutogradMemoryEfficientFusionWithContext for the usage.
+            Its ``_dynamo_backend_init()``, if any, runs when it is resolved.
             - Or, a string backend name in `torch._dynamo.list_backends()`
         nopython: If True, graph breaks will be errors and there will
             be a single whole-program graph.

@@ -46,6 +46,11 @@ class AotAutograd:
         self.__name__ = "compiler_fn"
         self.kwargs = kwargs
 
+    @property
+    def _dynamo_backend_init(self) -> Any | None:
+        """The forward compiler's start-up hook (see torch._dynamo.optimize)."""
+        return getattr(self.kwargs.get("fw_compiler"), "_dynamo_backend_init", None)
+
     def __call__(
         self, gm: torch.fx.GraphModule, example_inputs: Sequence[Any], **kwargs: Any
     ) -> Callable[..., Any]:

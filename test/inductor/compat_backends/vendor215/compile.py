@@ -80,3 +80,23 @@ class VendorBOverrides(NoOpDeviceOpOverrides):
 def register_inductor_backend():
     register_backend_for_device(NAME, CppScheduling, PythonWrapperCodegen, CppWrapperCpu)
     register_device_op_overrides(NAME, VendorBOverrides())
+
+
+# A Dynamo backend with upstream 2.15's start-up hook, which Dynamo calls when
+# torch.compile() resolves the backend, before it compiles.
+starts = 0
+
+
+def _start():
+    """The backend's one-time start (loading its compiler, say); idempotent."""
+    global starts
+    starts += 1
+
+
+def vendor_b_backend(gm, example_inputs):
+    from torch._inductor.compile_fx import compile_fx
+
+    return compile_fx(gm, example_inputs)
+
+
+vendor_b_backend._dynamo_backend_init = _start
