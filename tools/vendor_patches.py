@@ -213,6 +213,8 @@ TENSOR_CLASSES = _ep("the device module's typed tensor classes (found by name) +
                      "_is_privateuse1_tensor_class")
 DYNAMO_CONFIG = _ep("DeviceInterface.dynamo_config_defaults", _DI + "dynamo_config_defaults")
 DYNAMO_RESET = _ep("DeviceInterface.on_dynamo_reset", _DI + "on_dynamo_reset")
+BACKEND_INIT = _ep("the backend's _dynamo_backend_init",
+                   "torch._dynamo.eval_frame.get_compiler_fn")
 BACKEND_EP = _ep("torch_dynamo_backends entry point",
                  "torch._dynamo.backends.registry._discover_entrypoint_backends")
 DECOMP = _ep("DeviceOperatorPolicy.decomposition_overrides", _POLICY + "decomposition_overrides",
@@ -410,11 +412,15 @@ OVERRIDES: tuple[Override, ...] = (
              r"^torch\._inductor\.runtime\.triton_helpers\.(max2|min2)$", None,
              "stock: the device kernel class imports its own helpers "
              "(TritonKernel.gen_common_triton_imports)"),
+    Override("torch_npu/_compat/dynamo.py", r"compat_patch_dynamo_optimize$",
+             r"^torch\._dynamo\.optimize$", BACKEND_INIT,
+             "starts the backend when torch.compile names it (the package's own path on "
+             "torch 2.15)"),
     # The vendor declares the entry point already, and patches all the same.
-    *(Override(path, r"", r"^torch\._dynamo\.(optimize|backends\.registry\._BACKENDS)$", None,
-               "the package declares its torch_dynamo_backends entry points and still patches "
-               "the front end")
-      for path in ("torch_npu/_compat/dynamo.py", "torch_npu/dynamo/__init__.py")),
+    Override("torch_npu/dynamo/__init__.py", r"",
+             r"^torch\._dynamo\.backends\.registry\._BACKENDS$", None,
+             "the package declares its torch_dynamo_backends entry points and still patches "
+             "the front end"),
     Override("torch_rbln/_internal/monkey_patches.py", r"", r"^torch\.compile$", None,
              "lazy registration: the torch_dynamo_backends entry point serves; cpu fallback and "
              "failover: a backend returning a falling-back callable serves; the retry after "

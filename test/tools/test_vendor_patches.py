@@ -258,9 +258,14 @@ class TestCountingRule(TestCase):
         v = vp.classify(site("vendor/dynamo.py", "torch._dynamo.backends.registry._BACKENDS"))
         self.assertEqual(v.entry, vp.BACKEND_EP)
         # ... but not for torch_npu, which declares it and patches all the same.
-        v = vp.classify(site("torch_npu/_compat/dynamo.py", "torch._dynamo.optimize"))
+        v = vp.classify(site("torch_npu/dynamo/__init__.py",
+                             "torch._dynamo.backends.registry._BACKENDS"))
         self.assertEqual((v.entry, v.replaced), (None, False))
         self.assertIn("declares its torch_dynamo_backends entry points", v.reason)
+        # Its optimize() wrapper starts the backend: upstream 2.15's hook.
+        v = vp.classify(site("torch_npu/_compat/dynamo.py", "torch._dynamo.optimize",
+                             function="compat_patch_dynamo_optimize"))
+        self.assertEqual(v.entry, vp.BACKEND_INIT)
 
     def test_every_entry_point_exists_in_the_series(self):
         entries = {e for _, e in vp.REPLACEMENTS} | {o.entry for o in vp.OVERRIDES if o.entry}
