@@ -442,7 +442,8 @@ wrap `torch._dynamo.reset` to flush their caches, and wrap
         "[inductor] Per-device fusion choices, each kernel's FX graph and the Triton kernel's tables",
         """
 `DeviceInterface.get_inductor_choices()` lets a device answer the scheduler's
-fusion questions for its own nodes (default: `V.choices`). `kernel_graph(nodes)`
+fusion questions and the reduction-split questions of lowering for its own
+nodes (default: `V.choices`). `kernel_graph(nodes)`
 gives a device's Scheduling the FX graph each kernel was lowered from, rebuilt
 from the IR nodes' origins: the buffers it reads are placeholders, the buffers
 it writes outputs, and `meta["exact"]` marks the graphs a buffer without a node
@@ -591,8 +592,9 @@ FILES: dict[str, object] = {
     "torch/_inductor/utils.py": ("inductor-identity", [
         (r"(?s)_has_triton_tma_for_device|max_autotune_gemm_min_sms", "gates"),
         (r"def graph_device_types|^common.init_backend_registration", "loaders"),
-        (r"def _declares\(|^return \(config\.max_autotune or config\.max_autotune_gemm\) and \($",
-         "features"),
+        (r"def (_declares|_uses_cpp_templates)\(|"
+         r"^return \(config\.max_autotune or config\.max_autotune_gemm\) and \($", "features"),
+        (r"def _device_choices\(|^from \.choices import InductorChoices$", "vendor-hooks"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
@@ -603,7 +605,8 @@ FILES: dict[str, object] = {
     "torch/_inductor/scheduler.py": ("inductor-identity", [
         (r"^elif node\.is_extern\(\):|^# Batched kernels belong inside their guard",
          "flush-before-extern"),
-        (r"^from \.choices import InductorChoices$|def _(device|fusion)_choices\(|_fusion_choices\(|"
+        (r"^from \.choices import InductorChoices$|def _fusion_choices\(|_fusion_choices\(|"
+         r"^_device_choices,$|"
          r"^(if not |return |and )?choices\.can_fuse", "vendor-hooks"),
         (r"(?s)_declares\(device_type, BackendFeature\.MIX_ORDER_REDUCTION\)|^_declares,$",
          "features"),
@@ -695,7 +698,11 @@ FILES: dict[str, object] = {
     "torch/_inductor/fx_passes/freezing_patterns.py": "device-lists",
     "torch/_inductor/fx_passes/post_grad.py": ("features", [
         (r"_passes_with_device_config", "policy-config")]),
-    "torch/_inductor/ir.py": ("inductor-identity", [(r"(?s)_c_shim_device|_is_own_c_shim", "c-shim")]),
+    "torch/_inductor/ir.py": ("inductor-identity", [
+        (r"(?s)_c_shim_device|_is_own_c_shim", "c-shim"),
+        (r"(?s)_device_choices|(?<!V\.)choices\.(should_use_cooperative_reduction|"
+         r"reduction_split_factor)", "vendor-hooks"),
+    ]),
     "torch/_inductor/runtime/benchmarking.py": "device-lists",
     "torch/_inductor/runtime/hints.py": "inductor-identity",
     "torch/_inductor/runtime/triton_helpers.py": "triton",
@@ -862,7 +869,8 @@ FILES: dict[str, object] = {
         (r"^## Known limits", "fake-device"),
         (r"^## The protected-memory example|^## Device report", "fake-device"),
         (r"^## The Triton example", "triton"),
-        (r"^### (Fusion choices for your device|A graph-level codegen|Your kernels' types)|"
+        (r"^### (Fusion and reduction choices for your device|A graph-level codegen|"
+         r"Your kernels' types)|"
          r"^## Reference: the members", "vendor-hooks"),
         (r"^### A custom Dynamo backend: Dynamo options", "dynamo-hooks"),
         (r"^### Custom Dynamo backends: your policy", "policy-config"),
@@ -874,9 +882,10 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+register_cpp_device_options\(name, cpp_device_options\)$",
         r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
-    "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_is_own_c_shim,$"],
+    "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_is_own_c_shim,$",
+                              r"^\s+_device_choices,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
-    "torch/_inductor/scheduler.py": [r"^\s+_declares,$"],
+    "torch/_inductor/scheduler.py": [r"^\s+_declares,$", r"^\s+_device_choices,$"],
     "torch/_inductor/device_operator_policy.py": [
         r"^    (config_defaults|custom_passes|fake_overrides|realized_input_ops): ",
         r"^\s+self\._freeze_device_extensions\(where\)$",
@@ -915,7 +924,8 @@ ISOLATE: dict[str, list[str]] = {
         r"^    (ONLINE_SOFTMAX|FOREACH_KERNELS|FUSED_OPTIMIZER|CAPTURABLE_OPTIMIZER|"
         r"HALF_PRECISION_FFT) = auto",
     ],
-    "torch/_inductor/utils.py": [r"^\s+common.init_backend_registration\(\(device_type,\)\)"],
+    "torch/_inductor/utils.py": [r"^\s+common.init_backend_registration\(\(device_type,\)\)",
+                                 r"^\s+from \.choices import InductorChoices$"],
     "torch/_inductor/fx_passes/post_grad.py": [
         r"^from \.\.device_operator_policy import _passes_with_device_config$"],
     "torch/_inductor/compile_fx.py": [

@@ -1,10 +1,11 @@
 # Owner(s): ["module: inductor"]
-"""Per-device fusion choices on ``extension_device``.
+"""Per-device Inductor choices on ``extension_device``.
 
 A device whose interface returns an ``InductorChoices`` from
 ``DeviceInterface.get_inductor_choices()`` decides the scheduler's fusion
 questions for its own nodes (what torch_npu does by assigning
-``InductorChoices.can_fuse``); every other device keeps ``V.choices``.
+``InductorChoices.can_fuse``), and how its reductions are split when they are
+lowered; every other device keeps ``V.choices``.
 """
 
 import sys
@@ -17,7 +18,7 @@ if str(TEST_DIR) not in sys.path:
 
 import torch
 from extension_backends.extension_device import register
-from extension_backends.testing import DEVICE, RegistrySnapshot
+from extension_backends.testing import DEVICE, RegistrySnapshot, run_python
 from torch._dynamo.device_interface import (
     DeviceInterface,
     register_interface_for_device_PrivateUse1,
@@ -134,7 +135,7 @@ class DeviceFusionChoicesTests(TestCase):
         self.assertIs(_fusion_choices(device), V.choices)  # answer: None
         cases = [
             (RuntimeError("no choices"), r"get_inductor_choices\(\) raised RuntimeError"),
-            (object(), r"not an InductorChoices instance; the scheduler uses V\.choices"),
+            (object(), r"not an InductorChoices instance; Inductor uses V\.choices"),
         ]
         for answer, message in cases:
             with self.subTest(message):
@@ -144,6 +145,52 @@ class DeviceFusionChoicesTests(TestCase):
                 with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
                     self.assertIs(_fusion_choices(device), V.choices)
                 self.assertRegex("\n".join(logs.output), message)
+
+
+class ReductionSplitTests(TestCase):
+    def test_the_device_choices_split_its_reductions(self):
+        # A Triton device's reductions are split when lowered (C++ ones never
+        # are); the split factor is the device's answer. In Triton's
+        # interpreter, in a fresh process.
+        proc = run_python(
+            """
+            import torch
+            from extension_backends.extension_device import register
+            from extension_backends.testing import DEVICE
+            from extension_backends.triton_codegen_backend import (
+                ExtensionTritonDeviceInterface,
+                register_triton_backend,
+            )
+            from torch._inductor import config
+            from torch._inductor.choices import InductorChoices
+            from torch._inductor.utils import run_and_get_code
+
+            class NoSplitChoices(InductorChoices):
+                @staticmethod
+                def reduction_split_factor(device, reduction_numel_hint, numel_hint,
+                                           inner_reduction):
+                    return 1
+
+            class NoSplitInterface(ExtensionTritonDeviceInterface):
+                @staticmethod
+                def get_inductor_choices():
+                    return NoSplitChoices()
+
+            register(DEVICE)
+            x = torch.randn(1 << 16, device=DEVICE)
+            for interface in (ExtensionTritonDeviceInterface, NoSplitInterface):
+                register_triton_backend(DEVICE, interface)
+                torch._dynamo.reset()
+                with config.patch(fx_graph_cache=False):
+                    total, codes = run_and_get_code(torch.compile(torch.sum), x)
+                torch.testing.assert_close(total.cpu(), x.cpu().sum())
+                print(interface.__name__, "".join(codes).count("@triton.jit"))
+            """,
+            TRITON_INTERPRET="1",
+        )
+        kernels = dict(line.split() for line in proc.stdout.splitlines() if line)
+        self.assertEqual(kernels, {"ExtensionTritonDeviceInterface": "2",
+                                   "NoSplitInterface": "1"})
 
 
 if __name__ == "__main__":

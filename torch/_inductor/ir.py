@@ -104,6 +104,7 @@ from .ops_handler import OpCounterCSE, OpCountResult, ReductionType, StoreMode
 from .runtime.benchmarking import benchmarker
 from .runtime.hints import DeviceProperties, ReductionHint
 from .utils import (
+    _device_choices,
     argsort,
     argsort_sym,
     cache_on_self,
@@ -1417,6 +1418,7 @@ class Reduction(Loops):
         numel = sympy_product(ranges)
         numel_hint = V.graph.sizevars.optimization_hint(numel)
 
+        choices = _device_choices(device.type) or V.choices
         # The Triton backend adds REDUCE_TO_SINGLE_ELEMENT unconditionally if the
         # cooperative_reductions feature flag is enabled, but we should still use a
         # split scan if we don't actually do a cooperative reduction.
@@ -1424,7 +1426,7 @@ class Reduction(Loops):
             device, BackendFeature.REDUCE_TO_SINGLE_ELEMENT
         ) and (
             not is_triton(device)
-            or V.choices.should_use_cooperative_reduction(
+            or choices.should_use_cooperative_reduction(
                 device, numel, reduction_numel
             )
         )
@@ -1452,10 +1454,10 @@ class Reduction(Loops):
         min_elements_per_thread = 32
         if should_split:
             inner_reduction_splits: Callable[[int, int], int] = functools.partial(
-                V.choices.reduction_split_factor, device, inner_reduction=True
+                choices.reduction_split_factor, device, inner_reduction=True
             )
             outer_reduction_splits: Callable[[int, int], int] = functools.partial(
-                V.choices.reduction_split_factor, device, inner_reduction=False
+                choices.reduction_split_factor, device, inner_reduction=False
             )
         else:
 

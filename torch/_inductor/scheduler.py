@@ -51,13 +51,7 @@ import sympy
 import torch
 import torch._inductor.async_compile
 import torch.utils._pytree as pytree
-from torch._dynamo.device_interface import (
-    _interface_or_none,
-    _registry_cache,
-    _safe_probe,
-    _warn_once,
-    get_interface_for_device,
-)
+from torch._dynamo.device_interface import _safe_probe, get_interface_for_device
 from torch._dynamo.utils import counters, dynamo_timed
 from torch._inductor.autotune_process import use_pipelined_autotuning
 from torch._inductor.codecache import LambdaFuture, PyCodeCache
@@ -100,6 +94,7 @@ from .runtime.runtime_utils import green_text, is_power_of_2, red_text
 from .sizevars import SimplifyIndexing
 from .utils import (
     _declares,
+    _device_choices,
     _exposes_streams,
     _unstable_customized_partition_wrapper,
     cache_on_self,
@@ -4048,25 +4043,6 @@ class _LoopMutationTracker:
         if not rollback or self.state is None:
             return
         self.state.restore()
-
-
-@_registry_cache
-def _device_choices(device_type: str) -> InductorChoices | None:
-    """The device's own ``DeviceInterface.get_inductor_choices()``, or None."""
-    from .choices import InductorChoices
-
-    if (interface := _interface_or_none(device_type)) is None:
-        return None
-    choices = _safe_probe(interface, "get_inductor_choices", default=None)
-    if choices is None or isinstance(choices, InductorChoices):
-        return choices
-    _warn_once(
-        ("inductor choices", interface),
-        f"{interface.__name__}.get_inductor_choices() returned {choices!r}, not an "
-        "InductorChoices instance; the scheduler uses V.choices for its nodes",
-        logged=True,
-    )
-    return None
 
 
 def _is_cpp_backend(device_type: str) -> bool:

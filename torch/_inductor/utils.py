@@ -89,6 +89,7 @@ if TYPE_CHECKING:
     from torch.fx.node import Node
     from torch.nn.functional import ScalingType  # type: ignore[attr-defined]
 
+    from .choices import InductorChoices
     from .codegen.common import BackendFeature, WorkspaceArg
     from .codegen.wrapper import PythonWrapperCodegen
     from .dependencies import Dep
@@ -3708,6 +3709,25 @@ def is_triton_fp8_dtype_supported(
 def is_cpp_scheduled(device_type: str) -> bool:
     """Whether ``device_type`` is cpu or has a ``CppScheduling`` registered."""
     return device_type == "cpu" or _registered_scheduling_backend(device_type) == "cpp"
+
+
+@_device_interface._registry_cache
+def _device_choices(device_type: str) -> InductorChoices | None:
+    """The device's own ``DeviceInterface.get_inductor_choices()``, or None."""
+    from .choices import InductorChoices
+
+    if (interface := _device_interface._interface_or_none(device_type)) is None:
+        return None
+    choices = _safe_probe(interface, "get_inductor_choices", default=None)
+    if choices is None or isinstance(choices, InductorChoices):
+        return choices
+    _device_interface._warn_once(
+        ("inductor choices", interface),
+        f"{interface.__name__}.get_inductor_choices() returned {choices!r}, not an "
+        "InductorChoices instance; Inductor uses V.choices for its nodes",
+        logged=True,
+    )
+    return None
 
 
 def uses_gpu_loop_ordering(device_type: str | None) -> bool:
