@@ -690,7 +690,7 @@ def scan(root: str, package: str | None = None) -> list[Site]:
     sites: list[Site] = []
     for path in iter_python_files(root, package):
         rel = os.path.relpath(path, root)
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
             text = f.read()
         # Cheap filter: a file that names no compile-stack module writes none.
         if not any(m.rpartition(".")[2] in text for m in COMPILE_STACK):

@@ -142,6 +142,16 @@ class TestScanner(TestCase):
         self.assertEqual(functions["acc/__init__.py", 10], "<module>")
         self.assertEqual(functions["acc/heuristics.py", 13], "patch")
 
+    def test_file_with_a_byte_order_mark(self):
+        # Python accepts a UTF-8 BOM; torch_npu ships four such files.
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "acc"))
+            with open(os.path.join(tmp, "acc", "ir.py"), "w", encoding="utf-8-sig") as f:
+                f.write("from torch._inductor.ir import Reduction\n"
+                        "Reduction.num_splits = None\n")
+            sites = vp.scan(tmp)
+        self.assertEqual([s.target for s in sites], ["torch._inductor.ir.Reduction.num_splits"])
+
     def test_local_variable_is_no_torch_name(self):
         # `config = Config(...)` shadows the module's `from torch._inductor import config`.
         with tempfile.TemporaryDirectory() as tmp:
