@@ -110,6 +110,17 @@ def pytest_runtest_logreport(report) -> None:
     if getattr(report, "context", None) is not None:
         return  # a subtest's report: its time is in its test's
     _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+    if report.when == "setup":
+        # A class's (or module's) setup is charged to its first test only;
+        # recorded apart too, as what any of its tests costs when run alone.
+        key = setup_key(report.nodeid)
+        _durations[key] = max(_durations.get(key, 0.0), report.duration)
+
+
+def setup_key(nodeid: str) -> str:
+    """The record's key for the longest setup among the tests of ``nodeid``'s
+    class (or module)."""
+    return "setup::" + nodeid.rsplit("::", 1)[0]
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

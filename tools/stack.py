@@ -798,14 +798,20 @@ def sample_tests(tests: list[str], sample: int | None,
     """``sample`` of a patch's ``tests`` (all of them for None): the quickest
     ones the latest suite run measured, in their file order; a test never
     measured counts as slow, so that without a record the choice is evenly
-    spread over the patch's tests, the same ones every run."""
+    spread over the patch's tests, the same ones every run.  A test costs
+    the longest setup of its class too ("setup::<class>", test/conftest.py),
+    which it pays when it runs alone."""
     if sample is None or len(tests) <= sample:
         return tests
     spread = [tests[i * len(tests) // sample] for i in range(sample)]
     if not any(test in durations for test in tests):
         return spread
-    chosen = set(sorted(tests, key=lambda t: (durations.get(t, float("inf")),
-                                              t not in spread))[:sample])
+
+    def cost(test: str) -> float:
+        setup = durations.get("setup::" + test.rsplit("::", 1)[0], 0.0)
+        return durations.get(test, float("inf")) + setup
+
+    chosen = set(sorted(tests, key=lambda t: (cost(t), t not in spread))[:sample])
     return [test for test in tests if test in chosen]
 
 

@@ -262,6 +262,12 @@ def g():
         durations = {"t::test_a": 9.0, "t::test_c": 0.5, "t::test_e": 0.2, "t::test_f": 3.0}
         self.assertEqual(stack.sample_tests(tests, 2, durations), ["t::test_c", "t::test_e"])
         self.assertEqual(stack.sample_tests(tests, 1, {"t::test_f": 0.1}), ["t::test_f"])
+        # A class's setup, charged to its first test, is what each of its tests
+        # costs alone.
+        tests = ["a.py::Slow::test_x", "a.py::Slow::test_y", "a.py::Quick::test_z"]
+        durations = {"a.py::Slow::test_x": 120.0, "a.py::Slow::test_y": 0.0,
+                     "a.py::Quick::test_z": 2.0, "setup::a.py::Slow": 119.0}
+        self.assertEqual(stack.sample_tests(tests, 1, durations), ["a.py::Quick::test_z"])
 
 
 class RealPlanTest(TestCase):
