@@ -594,7 +594,7 @@ FILES: dict[str, object] = {
         (r"def graph_device_types|^common.init_backend_registration", "loaders"),
         (r"def (_declares|_uses_cpp_templates)\(|"
          r"^return \(config\.max_autotune or config\.max_autotune_gemm\) and \($", "features"),
-        (r"def _device_choices\(|^from \.choices import InductorChoices$", "vendor-hooks"),
+        (r"def _(device_choices|choices_for)\(|^from \.choices import InductorChoices$", "vendor-hooks"),
     ]),
     "torch/_inductor/graph.py": ("policy", [
         (r"^_uses_gpu_cpp_wrapper,|^has_gpu = any\(_uses_gpu_cpp_wrapper", "cpp"),
@@ -605,8 +605,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/scheduler.py": ("inductor-identity", [
         (r"^elif node\.is_extern\(\):|^# Batched kernels belong inside their guard",
          "flush-before-extern"),
-        (r"^from \.choices import InductorChoices$|def _fusion_choices\(|_fusion_choices\(|"
-         r"^_device_choices,$|"
+        (r"_choices_for\(|^_choices_for,$|"
          r"^(if not |return |and )?choices\.can_fuse", "vendor-hooks"),
         (r"(?s)_declares\(device_type, BackendFeature\.MIX_ORDER_REDUCTION\)|^_declares,$",
          "features"),
@@ -700,7 +699,7 @@ FILES: dict[str, object] = {
         (r"_passes_with_device_config", "policy-config")]),
     "torch/_inductor/ir.py": ("inductor-identity", [
         (r"(?s)_c_shim_device|_is_own_c_shim", "c-shim"),
-        (r"(?s)_device_choices|(?<!V\.)choices\.(should_use_cooperative_reduction|"
+        (r"(?s)_choices_for|(?<!V\.)choices\.(should_use_cooperative_reduction|"
          r"reduction_split_factor)", "vendor-hooks"),
     ]),
     "torch/_inductor/runtime/benchmarking.py": "device-lists",
@@ -883,9 +882,9 @@ ISOLATE: dict[str, list[str]] = {
         r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
     "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_is_own_c_shim,$",
-                              r"^\s+_device_choices,$"],
+                              r"^\s+_choices_for,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
-    "torch/_inductor/scheduler.py": [r"^\s+_declares,$", r"^\s+_device_choices,$"],
+    "torch/_inductor/scheduler.py": [r"^\s+_declares,$", r"^\s+_choices_for,$"],
     "torch/_inductor/device_operator_policy.py": [
         r"^    (config_defaults|custom_passes|fake_overrides|realized_input_ops): ",
         r"^\s+self\._freeze_device_extensions\(where\)$",

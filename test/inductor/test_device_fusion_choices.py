@@ -25,8 +25,7 @@ from torch._dynamo.device_interface import (
 )
 from torch._inductor import config as inductor_config
 from torch._inductor.choices import InductorChoices
-from torch._inductor.scheduler import _fusion_choices
-from torch._inductor.utils import run_and_get_code
+from torch._inductor.utils import _choices_for, run_and_get_code
 from torch._inductor.virtualized import V
 from torch.testing._internal.common_utils import run_tests, TestCase
 
@@ -130,9 +129,9 @@ class DeviceFusionChoicesTests(TestCase):
     def test_default_absent_broken_and_wrong_type_use_v_choices(self):
         device = torch.device(DEVICE)
         self.assertIsNone(DeviceInterface.get_inductor_choices())
-        self.assertIs(_fusion_choices(torch.device("cpu")), V.choices)
-        self.assertIs(_fusion_choices(None), V.choices)
-        self.assertIs(_fusion_choices(device), V.choices)  # answer: None
+        self.assertIs(_choices_for(torch.device("cpu")), V.choices)
+        self.assertIs(_choices_for(None), V.choices)
+        self.assertIs(_choices_for(device), V.choices)  # answer: None
         cases = [
             (RuntimeError("no choices"), r"get_inductor_choices\(\) raised RuntimeError"),
             (object(), r"not an InductorChoices instance; Inductor uses V\.choices"),
@@ -143,7 +142,7 @@ class DeviceFusionChoicesTests(TestCase):
                 # A registration: the interface is asked again.
                 register_interface_for_device_PrivateUse1(self.interface)
                 with self.assertLogs("torch._dynamo.device_interface", "WARNING") as logs:
-                    self.assertIs(_fusion_choices(device), V.choices)
+                    self.assertIs(_choices_for(device), V.choices)
                 self.assertRegex("\n".join(logs.output), message)
 
 

@@ -104,7 +104,7 @@ from .ops_handler import OpCounterCSE, OpCountResult, ReductionType, StoreMode
 from .runtime.benchmarking import benchmarker
 from .runtime.hints import DeviceProperties, ReductionHint
 from .utils import (
-    _device_choices,
+    _choices_for,
     argsort,
     argsort_sym,
     cache_on_self,
@@ -1418,7 +1418,7 @@ class Reduction(Loops):
         numel = sympy_product(ranges)
         numel_hint = V.graph.sizevars.optimization_hint(numel)
 
-        choices = _device_choices(device.type) or V.choices
+        choices = _choices_for(device)
         # The Triton backend adds REDUCE_TO_SINGLE_ELEMENT unconditionally if the
         # cooperative_reductions feature flag is enabled, but we should still use a
         # split scan if we don't actually do a cooperative reduction.

@@ -93,8 +93,8 @@ from .runtime.hints import DeviceProperties, ReductionHint
 from .runtime.runtime_utils import green_text, is_power_of_2, red_text
 from .sizevars import SimplifyIndexing
 from .utils import (
+    _choices_for,
     _declares,
-    _device_choices,
     _exposes_streams,
     _unstable_customized_partition_wrapper,
     cache_on_self,
@@ -4052,12 +4052,6 @@ def _is_cpp_backend(device_type: str) -> bool:
     )
 
 
-def _fusion_choices(device: torch.device | None) -> InductorChoices:
-    """The choices that decide fusions on ``device``: its own, else ``V.choices``."""
-    choices = None if device is None else _device_choices(device.type)
-    return V.choices if choices is None else choices
-
-
 class Scheduler:
     """
     A Scheduler is a graph of BaseSchedulerNodes. It is responsible for
@@ -7638,7 +7632,7 @@ class Scheduler:
         ):
             why("fusion for buffer explicit disabled")
             return False
-        choices = _fusion_choices(device := node1.get_device())
+        choices = _choices_for(device := node1.get_device())
         device2 = node2.get_device()
         if device != device2:
             why("device mismatch (%s vs %s)", device, device2)
@@ -8479,7 +8473,7 @@ class Scheduler:
         """
         Shim for list.sort(key=...)
         """
-        return _fusion_choices(nodes[0].get_device()).score_fusion(self, *nodes)
+        return _choices_for(nodes[0].get_device()).score_fusion(self, *nodes)
 
     def compute_last_usage(self) -> None:
         """

@@ -3730,6 +3730,14 @@ def _device_choices(device_type: str) -> InductorChoices | None:
     return None
 
 
+def _choices_for(device: torch.device | None) -> InductorChoices:
+    """The choices that decide for ``device``: its own, else ``V.choices``."""
+    from .virtualized import V
+
+    choices = None if device is None else _device_choices(device.type)
+    return V.choices if choices is None else choices
+
+
 def uses_gpu_loop_ordering(device_type: str | None) -> bool:
     """Whether ``device_type`` is GPU-class and not ``is_cpp_scheduled``."""
     return is_gpu(device_type) and not is_cpp_scheduled(device_type)
