@@ -605,7 +605,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/scheduler.py": ("inductor-identity", [
         (r"^elif node\.is_extern\(\):|^# Batched kernels belong inside their guard",
          "flush-before-extern"),
-        (r"_choices_for\(|^_choices_for,$|"
+        (r"_choices_for\(|^_choices_for,$|_speedup_by_fusion\(|"
          r"^(if not |return |and )?choices\.can_fuse", "vendor-hooks"),
         (r"(?s)_declares\(device_type, BackendFeature\.MIX_ORDER_REDUCTION\)|^_declares,$",
          "features"),
@@ -645,7 +645,8 @@ FILES: dict[str, object] = {
         (r"def _first_non_cpu_device\(|^device = _first_non_cpu_device", "first-non-cpu-device")]),
     "torch/_inductor/kernel/*": "gates",
     "torch/_inductor/decomposition.py": "gates",
-    "torch/_inductor/choices.py": "gates",
+    "torch/_inductor/choices.py": ("gates", [
+        (r"def speedup_by_fusion\(|^from \.scheduler import .*FusionResult", "vendor-hooks")]),
     "torch/_refs/__init__.py": "gates",
     "torch/_inductor/select_algorithm.py": "gates",
     "torch/_inductor/template_heuristics/triton.py": "gates",

@@ -4,8 +4,9 @@
 A device whose interface returns an ``InductorChoices`` from
 ``DeviceInterface.get_inductor_choices()`` decides the scheduler's fusion
 questions for its own nodes (what torch_npu does by assigning
-``InductorChoices.can_fuse``), and how its reductions are split when they are
-lowered; every other device keeps ``V.choices``.
+``InductorChoices.can_fuse`` and ``Scheduler.speedup_by_fusion``), and how its
+reductions are split when they are lowered; every other device keeps
+``V.choices``.
 """
 
 import sys
@@ -25,6 +26,7 @@ from torch._dynamo.device_interface import (
 )
 from torch._inductor import config as inductor_config
 from torch._inductor.choices import InductorChoices
+from torch._inductor.scheduler import FusionResult
 from torch._inductor.utils import _choices_for, run_and_get_code
 from torch._inductor.virtualized import V
 from torch.testing._internal.common_utils import run_tests, TestCase
@@ -39,6 +41,7 @@ class RecordingChoices(InductorChoices):
 
     def __init__(self, refuse=False):
         self.refuse = refuse
+        self.speedup = None
         self.asked = []
 
     def _ask(self, question, node1, node2):
@@ -61,6 +64,12 @@ class RecordingChoices(InductorChoices):
     def score_fusion(self, scheduler, node1, node2):
         self._ask("score_fusion", node1, node2)
         return super().score_fusion(scheduler, node1, node2)
+
+    def speedup_by_fusion(self, scheduler, node1, node2):
+        self._ask("speedup_by_fusion", node1, node2)
+        if self.speedup is None:
+            return super().speedup_by_fusion(scheduler, node1, node2)
+        return self.speedup
 
 
 def program(x):
@@ -113,7 +122,13 @@ class DeviceFusionChoicesTests(TestCase):
         asked = {question for question, *_ in self.answer.asked}
         self.assertEqual(
             asked,
-            {"can_fuse", "can_fuse_vertical", "can_fuse_horizontal", "score_fusion"},
+            {
+                "can_fuse",
+                "can_fuse_vertical",
+                "can_fuse_horizontal",
+                "score_fusion",
+                "speedup_by_fusion",
+            },
         )
         self.assertEqual({d for _, *ds in self.answer.asked for d in ds}, {DEVICE})
         # A cpu compile in the same process asks V.choices.
@@ -125,6 +140,23 @@ class DeviceFusionChoicesTests(TestCase):
         self.answer = RecordingChoices(refuse=True)
         self.assertEqual(self.compile(torch.randn(16, device=DEVICE)), 3)
         self.assertNotIn("score_fusion", {q for q, *_ in self.answer.asked})
+
+    def test_the_device_choices_decide_whether_a_fusion_pays(self):
+        # What torch_npu decides by replacing Scheduler.speedup_by_fusion: a
+        # fusion the scheduler allows, made or not, now or once benchmarked.
+        x = torch.randn(16, device=DEVICE)
+        answers = [
+            (FusionResult.fuse(False), 3),
+            (FusionResult.from_callable(lambda: False), 3),
+            (FusionResult.from_callable(lambda: True), 1),
+            (None, 1),  # Inductor's answer
+        ]
+        self.answer = RecordingChoices()
+        for result, nests in answers:
+            with self.subTest(result=result):
+                self.answer.speedup, self.answer.asked = result, []
+                self.assertEqual(self.compile(x), nests)
+                self.assertIn("speedup_by_fusion", {q for q, *_ in self.answer.asked})
 
     def test_default_absent_broken_and_wrong_type_use_v_choices(self):
         device = torch.device(DEVICE)

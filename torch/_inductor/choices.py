@@ -17,7 +17,7 @@ from .kernel_inputs import KernelInputs, MMKernelInputs
 from .kernel_template_choice import make_ktc_generator
 from .metrics import get_metric_table, is_metric_table_enabled
 from .runtime.hints import DeviceProperties, ReductionHint
-from .scheduler import BaseSchedulerNode, Scheduler, WhyNoFuse
+from .scheduler import BaseSchedulerNode, FusionResult, Scheduler, WhyNoFuse
 from .select_algorithm import ExternKernelChoice
 from .template_heuristics import get_template_heuristic
 from .template_heuristics.triton import (
@@ -726,3 +726,13 @@ class InductorChoices:
             buffer_overlap_score,
             proximity_score,
         )
+
+    @staticmethod
+    def speedup_by_fusion(
+        scheduler: Scheduler, node1: BaseSchedulerNode, node2: BaseSchedulerNode
+    ) -> FusionResult:
+        """
+        Whether fusing node1 and node2, which can fuse, pays off (benchmarked
+        under config.benchmark_fusion).
+        """
+        return scheduler.speedup_by_fusion(node1, node2)

@@ -4052,6 +4052,13 @@ def _is_cpp_backend(device_type: str) -> bool:
     )
 
 
+def _speedup_by_fusion(
+    scheduler: Scheduler, node1: BaseSchedulerNode, node2: BaseSchedulerNode
+) -> FusionResult:
+    """Whether fusing node1 and node2 pays off, as their device's choices say."""
+    return _choices_for(node1.get_device()).speedup_by_fusion(scheduler, node1, node2)
+
+
 class Scheduler:
     """
     A Scheduler is a graph of BaseSchedulerNodes. It is responsible for
@@ -5960,7 +5967,7 @@ class Scheduler:
             if self.can_fuse(
                 node1, node2, is_reorder_round
             ) and not self.will_fusion_create_cycle(node1, node2):
-                fusion_res = self.speedup_by_fusion(node1, node2)
+                fusion_res = _speedup_by_fusion(self, node1, node2)
                 if fusion_res.callable_fn is not None:
                     pending_fusion = PendingFusion(
                         callable_fn=fusion_res.callable_fn,
