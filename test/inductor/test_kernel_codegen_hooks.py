@@ -1,7 +1,8 @@
 # Owner(s): ["module: inductor"]
 """What a device's Scheduling and kernel classes may override or ask in code
 generation: the FX graph of each kernel (``kernel_graph``), and a Triton
-device's compute and store types, expression printer and Triton helpers.
+device's compute and store types, expression printer, Triton helpers and
+autotuner, and its gathers and scatters.
 
 The C++-scheduled variant of ``extension_device`` runs in this process; the
 Triton variant's cases (``extension_backends/triton_kernel_hook_cases.py``)
@@ -279,8 +280,9 @@ class KernelGraphCorpusTests(TestCase):
 
 class TritonKernelHookTests(TestCase):
     def test_cases_under_the_interpreter(self):
-        # Compute and store types, printer and helpers of a Triton device's
-        # kernel class, and kernel_graph in a TritonScheduling: one process.
+        # Compute and store types, printer, helpers, autotuner and indirect
+        # indexing of a Triton device's kernel class, and kernel_graph in a
+        # TritonScheduling: one process.
         proc = run_python(
             """
             import os
@@ -292,7 +294,7 @@ class TritonKernelHookTests(TestCase):
             """,
             TRITON_INTERPRET="1",
         )
-        self.assertIn("cases run: 4, ok: True", proc.stdout)
+        self.assertIn("cases run: 6, ok: True", proc.stdout)
 
 
 if __name__ == "__main__":

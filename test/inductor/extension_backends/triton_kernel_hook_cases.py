@@ -1,6 +1,6 @@
 """Cases for a Triton device's own kernel class: its compute and store types,
-its expression printer and its Triton helpers, and the FX graph of each
-kernel handed to its ``TritonScheduling``.
+its expression printer, its Triton helpers and autotuner, its gathers and
+scatters, and the FX graph of each kernel handed to its ``TritonScheduling``.
 
 They compile for the Triton variant of ``extension_device`` and run under
 Triton's interpreter, which must be set before triton is imported:
@@ -11,10 +11,12 @@ Triton's interpreter, which must be set before triton is imported:
 from __future__ import annotations
 
 import os
+import re
 import sys
 import unittest
 
 import torch
+import torch.nn.functional as F
 from torch._inductor import config
 from torch._inductor.codegen.common import register_backend_for_device
 from torch._inductor.codegen.kernel_graph import kernel_graph
@@ -27,6 +29,7 @@ from torch.testing._internal.common_utils import TestCase
 from .extension_device import register
 from .testing import DEVICE, RegistrySnapshot
 from .triton_codegen_backend import register_triton_backend
+from .triton_device_heuristics import DeviceAutotuner
 
 register(DEVICE)
 
@@ -39,11 +42,12 @@ class DevicePrinter(TritonPrinter):
 
 
 class DeviceKernel(TritonKernel):
-    """A device whose kernels compute in float64 and have their own helpers
-    and printer."""
+    """A device whose kernels compute in float64 and have their own helpers,
+    heuristics and printer, and which sees its kernels' indirect indexing."""
 
     kexpr = DevicePrinter().doprint
     store_types: list[torch.dtype] = []
+    indirect: list[tuple] = []
 
     def triton_compute_type(self, dtype: torch.dtype) -> str:
         if dtype.is_floating_point:
@@ -59,7 +63,19 @@ class DeviceKernel(TritonKernel):
         return (
             super().gen_common_triton_imports()
             + "from extension_backends import triton_device_helpers as triton_helpers\n"
+            + "from extension_backends import triton_device_heuristics as triton_heuristics\n"
         )
+
+    # Loads and stores through an index read from a tensor (gather, scatter,
+    # index_put): where a device emits its own code for them.
+    def indirect_load(self, name, index):
+        self.indirect.append(("load", name, str(index)))
+        return super().indirect_load(name, index)
+
+    def store(self, name, index, value, mode=None):
+        if self.is_indirect_indexing(index):
+            self.indirect.append(("store", name, str(index), mode))
+        return super().store(name, index, value, mode)
 
 
 class DeviceScheduling(TritonScheduling):
@@ -88,6 +104,8 @@ class TritonKernelHookCases(TestCase):
         register_triton_backend(DEVICE)
         register_backend_for_device(DEVICE, DeviceScheduling, PythonWrapperCodegen)
         DeviceKernel.store_types.clear()
+        DeviceKernel.indirect.clear()
+        DeviceAutotuner.launched.clear()
         DeviceScheduling.graphs.clear()
         DeviceScheduling.tile_sizes.clear()
         patcher = config.patch(fx_graph_cache=False)
@@ -124,6 +142,39 @@ class TritonKernelHookCases(TestCase):
         ).check("triton_helpers.max2(").run(code)
         # The device's printer prints the bounds check's size, too.
         FileCheck().check("tl.device_assert(").check("< (16)").run(code)
+
+    def test_autotuner(self):
+        # The kernels' heuristics module is the device's: its autotuner class
+        # launches them.
+        def fn(x):
+            return x.sin() + 1
+
+        x = torch.randn(16, device=DEVICE)
+        actual, (code,) = run_and_get_code(torch.compile(fn), x)
+        self.assertEqual(actual.cpu(), fn(x.cpu()))
+        FileCheck().check("triton_device_heuristics as triton_heuristics").check(
+            "@triton_heuristics.pointwise("
+        ).run(code)
+        self.assertEqual(len(DeviceAutotuner.launched), 1)
+
+    def test_gathers_and_scatters(self):
+        # What torch_npu declares as ops of its own (index_select,
+        # gather_template, indexput_template) reaches its kernel as a load or
+        # store whose index holds the indirect variable.
+        def fn(w, i, v):
+            return F.embedding(i, w) * 2, w.index_put((i,), v, accumulate=True)
+
+        w = torch.randn(10, 4, device=DEVICE)
+        i = torch.tensor([3, 0, 3], device=DEVICE)
+        v = torch.randn(3, 4, device=DEVICE)
+        actual = torch.compile(fn)(w, i, v)
+        self.assertEqual([a.cpu() for a in actual], list(fn(w.cpu(), i.cpu(), v.cpu())))
+        # The embedding reads w (a graph input) at 4 * tmpN + x0; index_put
+        # adds into a buffer at 4 * tmpM + x0.
+        kinds = [(kind, name.startswith("arg"), re.sub(r"tmp\d+", "tmp", index), *mode)
+                 for kind, name, index, *mode in DeviceKernel.indirect]
+        self.assertIn(("load", True, "4*tmp + x0"), kinds)
+        self.assertIn(("store", False, "4*tmp + x0", "atomic_add"), kinds)
 
     def test_kernel_graphs(self):
         def fn(x, y):
