@@ -228,6 +228,8 @@ PASSES = _ep("DeviceOperatorPolicy.custom_passes", _POLICY + "custom_passes", IN
 GRAPH_PASSES = _ep("DeviceOperatorPolicy.custom_passes (joint-graph / post-grad)",
                    _POLICY + "custom_passes", INDUCTOR, CUSTOM_BACKEND)
 CHOICES = _ep("DeviceInterface.get_inductor_choices", _DI + "get_inductor_choices")
+SPEEDUP = _ep("InductorChoices.speedup_by_fusion (get_inductor_choices)",
+              "torch._inductor.choices.InductorChoices.speedup_by_fusion", INDUCTOR)
 KERNEL_GRAPH = _ep("kernel_graph(nodes) from the device's Scheduling",
                    "torch._inductor.codegen.kernel_graph.kernel_graph", INDUCTOR)
 _TK = "torch._inductor.codegen.triton.TritonKernel."
@@ -353,6 +355,7 @@ REPLACEMENTS: tuple[tuple[re.Pattern[str], EntryPoint], ...] = tuple(
          PASSES),
         (r"^torch\._inductor\.choices\.InductorChoices\.can_fuse(_horizontal|_vertical)?$"
          r"|^torch\._inductor\.choices\.InductorChoices\.score_fusion$", CHOICES),
+        (r"^torch\._inductor\.scheduler\.Scheduler\.speedup_by_fusion$", SPEEDUP),
         (r"^torch\._inductor\.config\.", CONFIG),
         (r"(FxGraphHashDetails|AOTAutogradCacheDetails)\.__init__$", CACHE_KEY),
     )
@@ -416,6 +419,30 @@ OVERRIDES: tuple[Override, ...] = (
              r"^torch\._dynamo\.optimize$", BACKEND_INIT,
              "starts the backend when torch.compile names it (the package's own path on "
              "torch 2.15)"),
+    Override("torch_npu/_inductor/scheduler.py", r"", r"Scheduler\.fuse_nodes_once$", SPEEDUP,
+             "consumes the answer of its speedup_by_fusion"),
+    Override("torch_npu/_inductor/scheduler.py", r"", r"Scheduler\.are_long_distant_nodes$",
+             CHOICES, "its one caller is InductorChoices.can_fuse_horizontal"),
+    Override("torch_npu/_inductor/choices.py", r"", r"InductorChoices\._torch_npu", CHOICES,
+             "marker attribute of the choices patch above"),
+    *(Override(path, r"", r"(OpsHandler|CaptureIndexing|SimplifyIndexing)\.(index_select"
+               r"|gather_template|indexput_template|scatter_template)$", None,
+               "stock: the device kernel class sees its gathers and scatters "
+               "(TritonKernel.indirect_load, store(mode=...))")
+      for path in ("torch_npu/_inductor/__init__.py", "torch_npu/_inductor/codegen/ir.py",
+                   "torch_npu/_inductor/triton_experimental/codegen/__init__.py",
+                   "torch_npu/_inductor/triton_experimental/ir.py")),
+    *(Override(path, r"", r"^torch\._inductor\.runtime\.(triton_heuristics|autotune_cache)\.",
+               None, "stock: the device kernel class imports its own triton_heuristics "
+               "(TritonKernel.gen_common_triton_imports), whose decorators pass "
+               "caching_autotuner_cls to cached_autotune")
+      for path in ("torch_npu/_inductor/runtime/autotune_cache.py",
+                   "torch_npu/_inductor/runtime/triton_heuristics.py",
+                   "torch_npu/_inductor/triton_experimental/codegen/triton.py")),
+    Override("torch_npu/_inductor/kernel/flexattention_template.py", r"",
+             r"TritonTemplate\.all_templates$", None,
+             "stock: the device's lowering uses its own template object; the table only "
+             "checks that names are unique"),
     # The vendor declares the entry point already, and patches all the same.
     Override("torch_npu/dynamo/__init__.py", r"",
              r"^torch\._dynamo\.backends\.registry\._BACKENDS$", None,
