@@ -494,7 +494,7 @@ SERIES = [
     ("core RFCs", ["registry", "inductor-identity", "aten", "cpp", "loaders", "discovery",
                    "dynamo", "dynamo-functions", "streams", "inductor-streams", "options",
                    "identity", "subprocess", "features", "device-lists", "triton",
-                   "fake-device"], 2500),
+                   "fake-device"], 2550),
     ("in-tree behaviour changes, one PR each",
      ["flush-before-extern", "first-non-cpu-device", "traced-set-device"], None),
     ("operator policy", ["policy", "policy-config"], None),
@@ -563,7 +563,7 @@ FILES: dict[str, object] = {
     "torch/_dynamo/*": "dynamo",
     # ------------------------------------------------------------- Inductor
     "torch/_inductor/codegen/common.py": ("inductor-identity", [
-        (r"def (c_shim_device|_c_shim_device|_is_own_c_shim)\(", "c-shim"),
+        (r"def (c_shim_device|_c_shim_device|_no_own_c_shim)\(", "c-shim"),
         (r"def (kernel_call_guard_with_args|cpp_kernel_call_guard)\(", "inductor-streams"),
         (r"^import (textwrap|threading)$|^DeviceIdx|def (set_device|device_guard)\(self, device_idx: DeviceIdx|"
          r"def cpp_kernel_launch_supports_pdl|^class NoOpDeviceOpOverrides|"
@@ -699,7 +699,7 @@ FILES: dict[str, object] = {
     "torch/_inductor/fx_passes/post_grad.py": ("features", [
         (r"_passes_with_device_config", "policy-config")]),
     "torch/_inductor/ir.py": ("inductor-identity", [
-        (r"(?s)_c_shim_device|_is_own_c_shim", "c-shim"),
+        (r"(?s)_c_shim_device|_no_own_c_shim", "c-shim"),
         (r"(?s)_choices_for|(?<!V\.)choices\.(should_use_cooperative_reduction|"
          r"reduction_split_factor)", "vendor-hooks"),
     ]),
@@ -882,7 +882,7 @@ ISOLATE: dict[str, list[str]] = {
         r"^\s+register_cpp_device_options\(name, cpp_device_options\)$",
         r"^from torch\._inductor\.cpp_builder import register_cpp_device_options$"],
     "torch/_inductor/codecache.py": [r"^\s+is_cpp_scheduled,$"],
-    "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_is_own_c_shim,$",
+    "torch/_inductor/ir.py": [r"^\s+_c_shim_device,$", r"^\s+_no_own_c_shim,$",
                               r"^\s+_choices_for,$"],
     "torch/_inductor/codegen/triton.py": [r"^\s+_has_triton_tma_for_device,$"],
     "torch/_inductor/scheduler.py": [r"^\s+_declares,$", r"^\s+_choices_for,$"],

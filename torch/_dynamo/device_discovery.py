@@ -127,8 +127,10 @@ def _discover(
     def due(route: Callable[[str], str | None]) -> bool:
         miss = _discovery_misses.get((device, route))
         now = (backend_registration._registry_generation, module)
-        return miss is None or miss[:2] != now or (
-            strict and (miss[2] or miss[3] is not None)
+        return (
+            miss is None
+            or miss[:2] != now
+            or (strict and (miss[2] or miss[3] is not None))
         )
 
     with _discovery_done:

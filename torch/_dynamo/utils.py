@@ -2954,6 +2954,7 @@ def _is_device_constant_type(value_type: type) -> bool:
     """Whether `value_type` is an available out-of-tree device's properties type."""
     return value_type in torch._dynamo.trace_rules._device_tables().constant_types
 
+
 """
     Difference between is_safe_constant and common_constant_types.
     * common_constant_types: Constants would be wrapped by VariableBuilder.wrap_literal
@@ -2965,19 +2966,23 @@ def _is_device_constant_type(value_type: type) -> bool:
 def is_safe_constant(v: Any) -> bool:
     if istype(v, (tuple, frozenset)):
         return all(map(is_safe_constant, v))
-    return isinstance(
-        v,
-        (
-            enum.Enum,
-            type,
-            torch.Size,
-            typing._GenericAlias,  # type: ignore[attr-defined]
-            types.GenericAlias,
-        ),
-    ) or istype(
-        v,
-        common_constant_types | {slice},
-    ) or _is_device_constant_type(type(v))
+    return (
+        isinstance(
+            v,
+            (
+                enum.Enum,
+                type,
+                torch.Size,
+                typing._GenericAlias,  # type: ignore[attr-defined]
+                types.GenericAlias,
+            ),
+        )
+        or istype(
+            v,
+            common_constant_types | {slice},
+        )
+        or _is_device_constant_type(type(v))
+    )
 
 
 @functools.cache
@@ -4925,9 +4930,15 @@ def is_compile_supported(device_type: DeviceLikeType) -> Any:
         pass
     elif type in ["cuda", "xpu", "mtia"] and compile_supported:
         compile_supported = has_triton()
-    elif compile_supported and (type == torch._C._get_privateuse1_backend_name() or type in _device_tables().devices):
+    elif compile_supported and (
+        type == torch._C._get_privateuse1_backend_name()
+        or type in _device_tables().devices
+    ):
         # An out-of-tree device: with an interface and an Inductor backend.
-        from torch._inductor.codegen.common import get_scheduling_for_device, init_backend_registration
+        from torch._inductor.codegen.common import (
+            get_scheduling_for_device,
+            init_backend_registration,
+        )
 
         try:
             init_backend_registration((type,))

@@ -3575,7 +3575,9 @@ def custom_op_wrapper(op: str, *args: Any) -> list[c_void_p] | c_void_p | None:
     if isinstance(result, (list, tuple)):
         # unsafe_alloc_void_ptrs_from_tensors expects result contains tensor only
         # (integer returns are known when compiling: the wrapper does not read them)
-        result = [torch.tensor([]) if r is None or isinstance(r, int) else r for r in result]
+        result = [
+            torch.tensor([]) if r is None or isinstance(r, int) else r for r in result
+        ]
         for r in result:
             assert isinstance(r, torch.Tensor), op + " returns a list of non-tensors"
         return torch._C._aoti.unsafe_alloc_void_ptrs_from_tensors(result)  # type: ignore[arg-type]

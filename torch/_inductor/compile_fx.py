@@ -755,9 +755,13 @@ def fake_tensor_prop(
     return fake_mode
 
 
-def _graph_operator_policy(gm: GraphModule, example_inputs: Sequence[InputType]) -> DeviceOperatorPolicy | None:
+def _graph_operator_policy(
+    gm: GraphModule, example_inputs: Sequence[InputType]
+) -> DeviceOperatorPolicy | None:
     """Loads the inputs' device backends, then resolves the graph's operator policy."""
-    init_backend_registration(x.device for x in example_inputs if isinstance(x, torch.Tensor))
+    init_backend_registration(
+        x.device for x in example_inputs if isinstance(x, torch.Tensor)
+    )
     if not device_operator_policies:
         return None
     return resolve_operator_policy(graph_device_types(gm, example_inputs))
@@ -2749,7 +2753,9 @@ class _ConstantDecompTable(Generic[_P, _T]):
         return self.table
 
 
-def _with_device_config(compile_fx: Callable[..., CompileFxOutput]) -> Callable[..., CompileFxOutput]:
+def _with_device_config(
+    compile_fx: Callable[..., CompileFxOutput],
+) -> Callable[..., CompileFxOutput]:
     """Runs ``compile_fx`` and its backward, once per compile, under the operator
     policy's ``config_defaults`` and ``custom_passes`` inside ``config_patches``."""
 
@@ -2765,7 +2771,9 @@ def _with_device_config(compile_fx: Callable[..., CompileFxOutput]) -> Callable[
         applied = _device_config_applied.get()
         policy = None if applied else _graph_operator_policy(model_, example_inputs_)
         if policy is None:
-            return compile_fx(model_, example_inputs_, inner_compile, config_patches, *args, **kwargs)
+            return compile_fx(
+                model_, example_inputs_, inner_compile, config_patches, *args, **kwargs
+            )
         with patch_compile_options(config_patches):
             device_config = policy.config_patches(user_options=config_patches)
             with _device_config_scope(device_config):
@@ -2773,7 +2781,9 @@ def _with_device_config(compile_fx: Callable[..., CompileFxOutput]) -> Callable[
                 inner_compile = patch_compile_options(config_patches)(
                     _device_config_scope(device_config)(inner_compile)
                 )
-                return compile_fx(model_, example_inputs_, inner_compile, None, *args, **kwargs)
+                return compile_fx(
+                    model_, example_inputs_, inner_compile, None, *args, **kwargs
+                )
 
     return wrapper
 
@@ -3418,7 +3428,9 @@ def autograd_cache_key(
         torch._guards.tracing(tracing_context),
         compiled_autograd._disable(),
         operator_policy_scope(operator_policy),
-        _device_config_scope({} if operator_policy is None else operator_policy.config_patches()),
+        _device_config_scope(
+            {} if operator_policy is None else operator_policy.config_patches()
+        ),
     ):
         return aot_autograd.autograd_cache_key(
             graph,

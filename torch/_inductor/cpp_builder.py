@@ -2123,9 +2123,14 @@ def _device_cpp_optimization_flags(
 
 
 def _is_lists_of_str(value: Any, length: int) -> bool:
-    return isinstance(value, (tuple, list)) and len(value) == length and all(
-        isinstance(entries, (list, tuple)) and all(isinstance(e, str) for e in entries)
-        for entries in value
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) == length
+        and all(
+            isinstance(entries, (list, tuple))
+            and all(isinstance(e, str) for e in entries)
+            for entries in value
+        )
     )
 
 

@@ -231,9 +231,7 @@ def _native_group_norm(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     # Every device whose kernels the C++ backend generates takes cpu's form.
     per_channel_affine = is_cpp_scheduled(input.device.type)
-    return decomp_native_group_norm(
-        input, *args, per_channel_affine=per_channel_affine
-    )
+    return decomp_native_group_norm(input, *args, per_channel_affine=per_channel_affine)
 
 
 @register_decomposition([aten.sym_constrain_range_for_size.default])

@@ -79,9 +79,13 @@ CUSTOM_PASS_STAGES = (
 )
 
 # Options holding callables that no cache key can identify.
-_NOT_DEFAULTABLE_PREFIXES = ("_pre_fusion_custom_pass", "_post_fusion_custom_pass",
-                             "_fuse_ddp_communication_passes", "custom_partitioner_fn",
-                             "trace.upload_tar")
+_NOT_DEFAULTABLE_PREFIXES = (
+    "_pre_fusion_custom_pass",
+    "_post_fusion_custom_pass",
+    "_fuse_ddp_communication_passes",
+    "custom_partitioner_fn",
+    "trace.upload_tar",
+)
 
 
 class DeviceOperatorPolicyError(RuntimeError):
@@ -94,14 +98,22 @@ def _check(ok: object, message: str) -> None:
 
 
 def _device_type(device: Device, what: str) -> str:
-    _check(isinstance(device, (str, torch.device)), f"{what}: expected a device type "
-           f"(str or torch.device), got {type(device).__name__}")
+    _check(
+        isinstance(device, (str, torch.device)),
+        f"{what}: expected a device type "
+        f"(str or torch.device), got {type(device).__name__}",
+    )
     try:
         dev = torch.device(device)
     except RuntimeError as err:
-        raise DeviceOperatorPolicyError(f"{what}: {device!r} is not a device type: {err}") from err
-    _check(dev.index is None, f"{what}: operator policies are per device type; "
-           f"pass {dev.type!r}, not {str(dev)!r}")
+        raise DeviceOperatorPolicyError(
+            f"{what}: {device!r} is not a device type: {err}"
+        ) from err
+    _check(
+        dev.index is None,
+        f"{what}: operator policies are per device type; "
+        f"pass {dev.type!r}, not {str(dev)!r}",
+    )
     return dev.type
 
 
@@ -117,8 +129,10 @@ def _rule_name(rule: object) -> str:
 
 
 def _mapping(where: str, attr: str, value: object, of: str) -> Mapping[Any, Any]:
-    _check(isinstance(value, Mapping),
-           f"{where}: {attr} must be a mapping of {of}, got {type(value).__name__}")
+    _check(
+        isinstance(value, Mapping),
+        f"{where}: {attr} must be a mapping of {of}, got {type(value).__name__}",
+    )
     return value  # type: ignore[return-value]
 
 
@@ -127,13 +141,20 @@ def _check_rules(
 ) -> Mapping[OpOverload, Any]:
     allowed = "a callable" + ("" if sentinel is None else f" or {sentinel!r}")
     for op, rule in _mapping(where, attr, rules, "OpOverload to rules").items():
-        _check(not isinstance(op, torch._ops.OpOverloadPacket), f"{where}: {attr} "
-               f"key {op} is an overload packet; name the overload, e.g. {op}.default")
-        _check(isinstance(op, torch._ops.OpOverload),
-               f"{where}: {attr} keys must be OpOverloads, got {op!r}")
-        _check((sentinel is not None and rule is sentinel)
-               or (callable(rule) and not isinstance(rule, _Sentinel)),
-               f"{where}: {attr}[{op}] must be {allowed}, got {rule!r}")
+        _check(
+            not isinstance(op, torch._ops.OpOverloadPacket),
+            f"{where}: {attr} "
+            f"key {op} is an overload packet; name the overload, e.g. {op}.default",
+        )
+        _check(
+            isinstance(op, torch._ops.OpOverload),
+            f"{where}: {attr} keys must be OpOverloads, got {op!r}",
+        )
+        _check(
+            (sentinel is not None and rule is sentinel)
+            or (callable(rule) and not isinstance(rule, _Sentinel)),
+            f"{where}: {attr}[{op}] must be {allowed}, got {rule!r}",
+        )
     return types.MappingProxyType(dict(rules))  # type: ignore[call-overload]
 
 
@@ -143,19 +164,31 @@ def _check_config_defaults(where: str, defaults: object) -> Mapping[str, Any]:
     of = "Inductor option names to values"
     for name, value in _mapping(where, "config_defaults", defaults, of).items():
         key = f"{where}: config_defaults[{name!r}]"
-        _check(isinstance(name, str) and name in config._config,
-               f"{where}: config_defaults key {name!r} is not a torch._inductor.config "
-               "option; a backend's own options go in its device_custom_config module")
-        _check(name not in CUSTOM_PASS_STAGES, f"{key} is a custom graph pass option; "
-               f"pass custom_passes={{{name!r}: <CustomGraphPass>}}")
-        _check(not name.startswith(_NOT_DEFAULTABLE_PREFIXES),
-               f"{key} holds a callable that no cache key can identify")
+        _check(
+            isinstance(name, str) and name in config._config,
+            f"{where}: config_defaults key {name!r} is not a torch._inductor.config "
+            "option; a backend's own options go in its device_custom_config module",
+        )
+        _check(
+            name not in CUSTOM_PASS_STAGES,
+            f"{key} is a custom graph pass option; "
+            f"pass custom_passes={{{name!r}: <CustomGraphPass>}}",
+        )
+        _check(
+            not name.startswith(_NOT_DEFAULTABLE_PREFIXES),
+            f"{key} holds a callable that no cache key can identify",
+        )
         default = config._config[name].default
         expected = (int, float) if type(default) is float else (type(default),)
-        _check(default is None or (isinstance(value, expected) and not (
-                   isinstance(value, bool) and type(default) is not bool)),
-               f"{key} must be a {type(default).__name__} like the option's default "
-               f"{default!r}, got {value!r}")
+        _check(
+            default is None
+            or (
+                isinstance(value, expected)
+                and not (isinstance(value, bool) and type(default) is not bool)
+            ),
+            f"{key} must be a {type(default).__name__} like the option's default "
+            f"{default!r}, got {value!r}",
+        )
     return types.MappingProxyType(dict(defaults))  # type: ignore[call-overload]
 
 
@@ -165,27 +198,40 @@ def _check_custom_passes(where: str, passes: object) -> Mapping[str, tuple[Any, 
     checked: dict[str, tuple[Any, ...]] = {}
     of = "stage to CustomGraphPass"
     for stage, value in _mapping(where, "custom_passes", passes, of).items():
-        _check(stage in CUSTOM_PASS_STAGES, f"{where}: custom_passes key {stage!r} is "
-               f"not a pass stage; expected one of {', '.join(CUSTOM_PASS_STAGES)}")
+        _check(
+            stage in CUSTOM_PASS_STAGES,
+            f"{where}: custom_passes key {stage!r} is "
+            f"not a pass stage; expected one of {', '.join(CUSTOM_PASS_STAGES)}",
+        )
         checked[stage] = tuple(value) if isinstance(value, (list, tuple)) else (value,)
         key = f"{where}: custom_passes[{stage!r}]"
         for p in checked[stage]:
-            _check(isinstance(p, CustomGraphPass), f"{key} must hold torch._inductor"
-                   f".custom_graph_pass.CustomGraphPass instances, got {p!r}")
+            _check(
+                isinstance(p, CustomGraphPass),
+                f"{key} must hold torch._inductor"
+                f".custom_graph_pass.CustomGraphPass instances, got {p!r}",
+            )
             try:
                 uuid = p.uuid()
             except Exception as err:
-                raise DeviceOperatorPolicyError(f"{key}: {type(p).__qualname__}.uuid() raised "
-                                                f"{type(err).__name__}: {err}") from err
-            _check(uuid is not None, f"{key}: {type(p).__qualname__}.uuid() returned "
-                   "None; return a value that changes when the pass changes")
+                raise DeviceOperatorPolicyError(
+                    f"{key}: {type(p).__qualname__}.uuid() raised "
+                    f"{type(err).__name__}: {err}"
+                ) from err
+            _check(
+                uuid is not None,
+                f"{key}: {type(p).__qualname__}.uuid() returned "
+                "None; return a value that changes when the pass changes",
+            )
     return types.MappingProxyType(checked)
 
 
 def _check_realized_input_ops(where: str, ops: object) -> frozenset[OpOverload]:
-    _check(isinstance(ops, Iterable) and not isinstance(ops, (str, Mapping)),
-           f"{where}: realized_input_ops must be a collection of OpOverloads, got "
-           f"{type(ops).__name__}")
+    _check(
+        isinstance(ops, Iterable) and not isinstance(ops, (str, Mapping)),
+        f"{where}: realized_input_ops must be a collection of OpOverloads, got "
+        f"{type(ops).__name__}",
+    )
     rules = dict.fromkeys(ops, _REALIZE)
     return frozenset(_check_rules(where, "realized_input_ops", rules, _REALIZE))
 
@@ -206,7 +252,9 @@ class DeviceOperatorPolicy:
     #: ``stage -> CustomGraphPass(es)``, run before the user's passes of the stage.
     custom_passes: Mapping[str, Any] = field(default_factory=dict)
     #: ``OpOverload -> callable``: the op's fake implementation on the device.
-    fake_overrides: Mapping[OpOverload, Callable[..., Any]] = field(default_factory=dict)
+    fake_overrides: Mapping[OpOverload, Callable[..., Any]] = field(
+        default_factory=dict
+    )
     #: Ops whose nodes on the device have their inputs realized.
     realized_input_ops: Iterable[OpOverload] = frozenset()
     #: ``() -> object`` or None: the ``repr`` of its result enters both cache keys.
@@ -217,30 +265,49 @@ class DeviceOperatorPolicy:
     def __post_init__(self) -> None:
         device_type = _device_type(self.device_type, "DeviceOperatorPolicy")
         where = f"DeviceOperatorPolicy for device type {device_type!r}"
-        _check(device_type not in _BUILTIN_DEVICE_INIT_LIST, f"{where}: operator "
-               f"policies are for out-of-tree accelerator device types; {device_type!r}"
-               " compiles always use the default tables")
-        _check(isinstance(self.version, str) and self.version, f"{where}: version "
-               f"must be a non-empty str (the backend's version of its rules), got "
-               f"{self.version!r}")
-        decomps = _check_rules(where, "decomposition_overrides", self.decomposition_overrides, Exclude)
-        lowerings = _check_rules(where, "lowering_overrides", self.lowering_overrides, Fallback)
+        _check(
+            device_type not in _BUILTIN_DEVICE_INIT_LIST,
+            f"{where}: operator "
+            f"policies are for out-of-tree accelerator device types; {device_type!r}"
+            " compiles always use the default tables",
+        )
+        _check(
+            isinstance(self.version, str) and self.version,
+            f"{where}: version "
+            f"must be a non-empty str (the backend's version of its rules), got "
+            f"{self.version!r}",
+        )
+        decomps = _check_rules(
+            where, "decomposition_overrides", self.decomposition_overrides, Exclude
+        )
+        lowerings = _check_rules(
+            where, "lowering_overrides", self.lowering_overrides, Fallback
+        )
         for op, rule in decomps.items():
-            _check(rule is not Exclude or op in lowerings, f"{where}: "
-                   f"decomposition_overrides[{op}] is Exclude, but lowering_overrides "
-                   f"has no entry for {op}; set lowering_overrides[{op}] to a device "
-                   "lowering or Fallback")
-        _check(self.cache_key_fields is None or callable(self.cache_key_fields),
-               f"{where}: cache_key_fields must be a callable taking no arguments or "
-               f"None, got {self.cache_key_fields!r}")
+            _check(
+                rule is not Exclude or op in lowerings,
+                f"{where}: "
+                f"decomposition_overrides[{op}] is Exclude, but lowering_overrides "
+                f"has no entry for {op}; set lowering_overrides[{op}] to a device "
+                "lowering or Fallback",
+            )
+        _check(
+            self.cache_key_fields is None or callable(self.cache_key_fields),
+            f"{where}: cache_key_fields must be a callable taking no arguments or "
+            f"None, got {self.cache_key_fields!r}",
+        )
         fields = {
             "device_type": device_type,
             "decomposition_overrides": decomps,
             "lowering_overrides": lowerings,
             "config_defaults": _check_config_defaults(where, self.config_defaults),
             "custom_passes": _check_custom_passes(where, self.custom_passes),
-            "fake_overrides": _check_rules(where, "fake_overrides", self.fake_overrides, None),
-            "realized_input_ops": _check_realized_input_ops(where, self.realized_input_ops),
+            "fake_overrides": _check_rules(
+                where, "fake_overrides", self.fake_overrides, None
+            ),
+            "realized_input_ops": _check_realized_input_ops(
+                where, self.realized_input_ops
+            ),
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -248,17 +315,30 @@ class DeviceOperatorPolicy:
 
     def _compute_cache_key(self) -> str:
         entries = sorted(
-            [f"decomposition {op} {_rule_name(r)}"
-             for op, r in self.decomposition_overrides.items()]
-            + [f"lowering {op} {_rule_name(r)}"
-               for op, r in self.lowering_overrides.items()]
+            [
+                f"decomposition {op} {_rule_name(r)}"
+                for op, r in self.decomposition_overrides.items()
+            ]
+            + [
+                f"lowering {op} {_rule_name(r)}"
+                for op, r in self.lowering_overrides.items()
+            ]
             + [f"realize {op}" for op in self.realized_input_ops]
             + [f"fake {op} {_rule_name(r)}" for op, r in self.fake_overrides.items()]
-            + [f"config {name} {value!r}" for name, value in self.config_defaults.items()]
-            + [f"pass {stage} {i} {p.uuid()!r}"
-               for stage, ps in self.custom_passes.items() for i, p in enumerate(ps)]
-            + ([f"fields {_rule_name(self.cache_key_fields)}"]
-               if self.cache_key_fields is not None else [])
+            + [
+                f"config {name} {value!r}"
+                for name, value in self.config_defaults.items()
+            ]
+            + [
+                f"pass {stage} {i} {p.uuid()!r}"
+                for stage, ps in self.custom_passes.items()
+                for i, p in enumerate(ps)
+            ]
+            + (
+                [f"fields {_rule_name(self.cache_key_fields)}"]
+                if self.cache_key_fields is not None
+                else []
+            )
         )
         digest = hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
         return f"{self.device_type}:{self.version}:{digest}"
@@ -269,7 +349,9 @@ class DeviceOperatorPolicy:
     def __repr__(self) -> str:
         return f"DeviceOperatorPolicy({self.cache_key!r})"
 
-    def decomposition_table(self, base: Mapping[Any, Callable[..., Any]]) -> dict[Any, Callable[..., Any]]:
+    def decomposition_table(
+        self, base: Mapping[Any, Callable[..., Any]]
+    ) -> dict[Any, Callable[..., Any]]:
         """A new table: ``base`` without the excluded ops, with the overrides."""
         table = dict(base)
         for op, rule in self.decomposition_overrides.items():
@@ -279,15 +361,21 @@ class DeviceOperatorPolicy:
                 table[op] = rule
         return table
 
-    def config_patches(self, user_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def config_patches(
+        self, user_options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The compile's options: each :attr:`config_defaults` entry the user has not
         set, and each stage's device passes before the user's."""
         from . import config
         from .custom_graph_pass import get_custom_graph_passes
 
         user_set = {name.replace("-", "_") for name in user_options or {}}
-        patches = {name: value for name, value in self.config_defaults.items()
-                   if name not in user_set and getattr(config, name) == config._config[name].default}
+        patches = {
+            name: value
+            for name, value in self.config_defaults.items()
+            if name not in user_set
+            and getattr(config, name) == config._config[name].default
+        }
         for stage, passes in self.custom_passes.items():
             patches[stage] = (*passes, *get_custom_graph_passes(getattr(config, stage)))
         return patches
@@ -307,9 +395,14 @@ class DeviceOperatorPolicy:
 
     def realizes_inputs(self, node: torch.fx.Node) -> bool:
         """Whether ``node`` is on the device, its op in :attr:`realized_input_ops`."""
-        return node.target in self.realized_input_ops and _node_device_type(node) == self.device_type
+        return (
+            node.target in self.realized_input_ops
+            and _node_device_type(node) == self.device_type
+        )
 
-    def lowering_for_node(self, target: object, node: torch.fx.Node | None) -> Callable[..., Any] | None:
+    def lowering_for_node(
+        self, target: object, node: torch.fx.Node | None
+    ) -> Callable[..., Any] | None:
         """The policy's lowering of ``node``, or None for the default path; on another
         device an op kept by :data:`Exclude` with no default lowering runs eagerly."""
         from .lowering import fallback_handler, lowerings
@@ -327,7 +420,10 @@ class DeviceOperatorPolicy:
 
 def _node_device_type(node: torch.fx.Node) -> str | None:
     """The device of a node's first tensor output, else of its first tensor input."""
-    for value in (node.meta.get("val"), *(a.meta.get("val") for a in node.all_input_nodes)):
+    for value in (
+        node.meta.get("val"),
+        *(a.meta.get("val") for a in node.all_input_nodes),
+    ):
         for leaf in pytree.tree_leaves(value):
             if isinstance(leaf, torch.Tensor):
                 return leaf.device.type
@@ -340,8 +436,11 @@ device_operator_policies: dict[str, DeviceOperatorPolicy] = {}
 
 def register_device_operator_policy(policy: DeviceOperatorPolicy) -> None:
     """Registers ``policy`` for its device type, replacing an earlier one with a warning."""
-    _check(isinstance(policy, DeviceOperatorPolicy), "register_device_operator_policy: "
-           f"expected a DeviceOperatorPolicy, got {type(policy).__name__}")
+    _check(
+        isinstance(policy, DeviceOperatorPolicy),
+        "register_device_operator_policy: "
+        f"expected a DeviceOperatorPolicy, got {type(policy).__name__}",
+    )
     _register(device_operator_policies, policy.device_type, policy, "Operator policy")
     log.debug("registered operator policy %s", policy.cache_key)
 
@@ -357,18 +456,23 @@ def resolve_operator_policy(device_types: Iterable[str]) -> DeviceOperatorPolicy
     or None; several accelerators with a policy among them are refused."""
     accelerators = sorted(set(device_types) - {"cpu", "meta"})
     policies = {d: device_operator_policies.get(d) for d in accelerators}
-    described = ", ".join(f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
-                          for d, p in policies.items())
-    _check(len(accelerators) < 2 or all(p is None for p in policies.values()),
-           f"this graph uses accelerator device types {described}, whose operator "
-           "policies conflict. Only CPU plus one accelerator is supported with an "
-           "operator policy; compile the parts on each device separately")
+    described = ", ".join(
+        f"{d!r} ({'no policy' if p is None else repr(p.cache_key)})"
+        for d, p in policies.items()
+    )
+    _check(
+        len(accelerators) < 2 or all(p is None for p in policies.values()),
+        f"this graph uses accelerator device types {described}, whose operator "
+        "policies conflict. Only CPU plus one accelerator is supported with an "
+        "operator policy; compile the parts on each device separately",
+    )
     return policies[accelerators[0]] if accelerators else None
 
 
 # The policy of the compile in progress, for the AOTAutograd cache key.
-_active_policy: contextvars.ContextVar[DeviceOperatorPolicy | None] = contextvars.ContextVar(
-    "inductor_device_operator_policy", default=None)
+_active_policy: contextvars.ContextVar[DeviceOperatorPolicy | None] = (
+    contextvars.ContextVar("inductor_device_operator_policy", default=None)
+)
 
 
 @contextlib.contextmanager
@@ -388,7 +492,8 @@ def active_operator_policy() -> DeviceOperatorPolicy | None:
 
 # Whether the compile in progress runs under its device's options.
 _device_config_applied: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "inductor_device_config_applied", default=False)
+    "inductor_device_config_applied", default=False
+)
 
 
 @contextlib.contextmanager
@@ -426,8 +531,12 @@ class PolicyDecompTable:
     """A compile's ``get_decomp_fn``: ``base`` adjusted by ``policy`` when it is the
     default table; pickles as the policy's cache key, resolved again on load."""
 
-    def __init__(self, policy: DeviceOperatorPolicy, base: Callable[[], Mapping[Any, Any]],
-                 cache_key_fields: str | None | _Sentinel = _UNSAMPLED) -> None:
+    def __init__(
+        self,
+        policy: DeviceOperatorPolicy,
+        base: Callable[[], Mapping[Any, Any]],
+        cache_key_fields: str | None | _Sentinel = _UNSAMPLED,
+    ) -> None:
         if cache_key_fields is _UNSAMPLED:
             cache_key_fields = policy.sample_cache_key_fields()
         self.operator_policy, self.base = policy, base
@@ -445,22 +554,35 @@ class PolicyDecompTable:
 
     def __reduce__(self) -> tuple[Any, ...]:
         policy = self.operator_policy
-        return (_resolve_policy_decomp_table,
-                (policy.device_type, policy.cache_key, self.base, self.cache_key_fields))
+        return (
+            _resolve_policy_decomp_table,
+            (policy.device_type, policy.cache_key, self.base, self.cache_key_fields),
+        )
 
 
-def _resolve_policy_decomp_table(device_type: str, cache_key: str, base: Callable[[], Mapping[Any, Any]],
-                                 cache_key_fields: str | None = None) -> PolicyDecompTable:
+def _resolve_policy_decomp_table(
+    device_type: str,
+    cache_key: str,
+    base: Callable[[], Mapping[Any, Any]],
+    cache_key_fields: str | None = None,
+) -> PolicyDecompTable:
     """Unpickle a :class:`PolicyDecompTable`: find the same policy here."""
     policy = device_operator_policies.get(device_type)
     found = "none" if policy is None else repr(policy.cache_key)
-    _check(policy is not None and policy.cache_key == cache_key, "this compile was set "
-           f"up with operator policy {cache_key!r} for device type {device_type!r}, "
-           f"but this process has {found}. Import the extension that registers the "
-           f"{device_type!r} backend (its register_device_operator_policy call) first")
+    _check(
+        policy is not None and policy.cache_key == cache_key,
+        "this compile was set "
+        f"up with operator policy {cache_key!r} for device type {device_type!r}, "
+        f"but this process has {found}. Import the extension that registers the "
+        f"{device_type!r} backend (its register_device_operator_policy call) first",
+    )
     return PolicyDecompTable(policy, base, cache_key_fields)  # type: ignore[arg-type]
 
 
 def operator_policy_of(get_decomp_fn: object) -> DeviceOperatorPolicy | None:
     """The policy a compile's ``get_decomp_fn`` carries, if any."""
-    return get_decomp_fn.operator_policy if isinstance(get_decomp_fn, PolicyDecompTable) else None
+    return (
+        get_decomp_fn.operator_policy
+        if isinstance(get_decomp_fn, PolicyDecompTable)
+        else None
+    )

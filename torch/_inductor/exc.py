@@ -195,7 +195,9 @@ def _unimplemented_interface_member(err: BaseException) -> str | None:
         scope = interface if owner is di.DeviceInterface else interface.Worker
         return getattr(getattr(scope, code.co_name, None), "__code__", None) is code
 
-    names = [i.__name__ for _, i in di.get_interface_for_device__PrivateUse1() if lacks(i)]
+    names = [
+        i.__name__ for _, i in di.get_interface_for_device__PrivateUse1() if lacks(i)
+    ]
     if not names:
         return None
     return (

@@ -84,7 +84,7 @@ from torch.utils._sympy.symbol import SymT
 from . import config, dependencies
 from .codegen.common import (
     _c_shim_device,
-    _is_own_c_shim,
+    _no_own_c_shim,
     BackendFeature,
     CodegenSymbol,
     get_scheduling_for_device,
@@ -1426,9 +1426,7 @@ class Reduction(Loops):
             device, BackendFeature.REDUCE_TO_SINGLE_ELEMENT
         ) and (
             not is_triton(device)
-            or choices.should_use_cooperative_reduction(
-                device, numel, reduction_numel
-            )
+            or choices.should_use_cooperative_reduction(device, numel, reduction_numel)
         )
         arg_reduction_types = (
             "argmax",
@@ -9231,7 +9229,7 @@ class FallbackKernel(ExternKernelAlloc):
                         kernel,
                     )
                     self.use_runtime_dispatch = True
-                self.use_runtime_dispatch |= not _is_own_c_shim(self.get_device(), kernel)
+                self.use_runtime_dispatch |= _no_own_c_shim(self.get_device(), kernel)
         elif kernel.namespace == "_quantized":
             # Internal Quantized Fallback Ops
             assert isinstance(kernel, torch._ops.OpOverload), type(kernel)

@@ -210,9 +210,9 @@ def _is_gpu_triton_backend(
         return False
     device_type = node1.get_device().type  # type: ignore[union-attr]
     return (
-        (device_type in ("cuda", "xpu") or _declares(device_type, BackendFeature.MIX_ORDER_REDUCTION))
-        and get_current_backend(device_type) == "triton"
-    )
+        device_type in ("cuda", "xpu")
+        or _declares(device_type, BackendFeature.MIX_ORDER_REDUCTION)
+    ) and get_current_backend(device_type) == "triton"
 
 
 class MixOrderReduction:
@@ -7727,9 +7727,7 @@ class Scheduler:
                         node2,
                         index_equivalent_dep_names=index_equivalent_dep_names,
                     )
-                    and choices.can_fuse_vertical(
-                        self, node1, node2, shared_data_score
-                    )
+                    and choices.can_fuse_vertical(self, node1, node2, shared_data_score)
                     and self.get_backend(device).can_fuse_vertical(node1, node2)
                 )
 

@@ -127,7 +127,11 @@ def get_gpu_type() -> str:
     return gpu_type
 
 
-from torch._dynamo.device_interface import _backend_features, _safe_probe, get_interface_for_device
+from torch._dynamo.device_interface import (
+    _backend_features,
+    _safe_probe,
+    get_interface_for_device,
+)
 from torch._dynamo.utils import detect_fake_mode
 from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList
@@ -1361,7 +1365,9 @@ def get_all_devices(gm: torch.fx.GraphModule) -> OrderedSet[torch.device]:
     return input_devices | out_devices
 
 
-def graph_device_types(gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()) -> OrderedSet[str]:
+def graph_device_types(
+    gm: torch.fx.GraphModule, example_inputs: Sequence[object] = ()
+) -> OrderedSet[str]:
     """The device types of `example_inputs`, node values and `get_attr` targets."""
     values: list[object] = list(example_inputs)
     for node in gm.graph.nodes:
@@ -1369,7 +1375,11 @@ def graph_device_types(gm: torch.fx.GraphModule, example_inputs: Sequence[object
         if node.op == "get_attr":
             with contextlib.suppress(AttributeError):
                 values.append(operator.attrgetter(node.target)(gm))
-    return OrderedSet(value.device.type for value in pytree.tree_leaves(values) if isinstance(value, torch.Tensor))
+    return OrderedSet(
+        value.device.type
+        for value in pytree.tree_leaves(values)
+        if isinstance(value, torch.Tensor)
+    )
 
 
 import gc
@@ -4227,7 +4237,7 @@ def get_current_backend(device_type: str | None = None) -> str:
 
 @_device_interface._registry_cache
 def _registered_scheduling_backend(device_type: str) -> str | None:
-    """"cpp"/"halide" if ``device_type``'s Scheduling is a Cpp/HalideScheduling."""
+    """ "cpp"/"halide" if ``device_type``'s Scheduling is a Cpp/HalideScheduling."""
     from .codegen import common
     from .codegen.cpp import CppScheduling
     from .codegen.halide import HalideScheduling

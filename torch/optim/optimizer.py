@@ -195,7 +195,10 @@ def _device_dtype_check_for_fused(
         fused_supported_devices.remove("cuda")
     if not (p.device.type in fused_supported_devices and torch.is_floating_point(p)):
         hint = ""
-        if p.device.type not in fused_supported_devices and p.device.type == torch._C._get_privateuse1_backend_name():
+        if (
+            p.device.type not in fused_supported_devices
+            and p.device.type == torch._C._get_privateuse1_backend_name()
+        ):
             hint = (
                 f". The PrivateUse1 device '{p.device.type}' supports it once "
                 "the backend_features() of its DeviceInterface include "
@@ -228,7 +231,9 @@ def _get_capturable_supported_devices(supports_xla: bool = True) -> list[str]:
     r"""Return the device type list that supports capturable optimizer."""
     capturable_supported_devices = ["cuda", "xpu", "hpu"]
     if not torch.jit.is_scripting():
-        capturable_supported_devices += _privateuse1_devices_with("CAPTURABLE_OPTIMIZER", default=True)
+        capturable_supported_devices += _privateuse1_devices_with(
+            "CAPTURABLE_OPTIMIZER", default=True
+        )
     if supports_xla:
         capturable_supported_devices.append("xla")
     return capturable_supported_devices

@@ -244,7 +244,9 @@ def _has_triton_capable_device(*, include_cpu: bool) -> bool:
             continue
         except Exception as err:
             problem = f"raised {err!r} instead of a RuntimeError"
-            device_interface._warn_broken_probe(interface, "raise_if_triton_unavailable", problem, "not Triton-capable")
+            device_interface._warn_broken_probe(
+                interface, "raise_if_triton_unavailable", problem, "not Triton-capable"
+            )
             continue
         return True
     return False

@@ -920,13 +920,16 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
     context_class: type
 
     @classmethod
-    def for_device(cls, device_type: str, context_class: type) -> type["OutOfTreeDeviceVariable"]:
+    def for_device(
+        cls, device_type: str, context_class: type
+    ) -> type["OutOfTreeDeviceVariable"]:
         namespace = {"device_type": device_type, "context_class": context_class}
         return type(f"{context_class.__qualname__}Variable", (cls,), namespace)
 
     @classmethod
     def create(  # type: ignore[override]
-        cls, tx: "InstructionTranslatorBase", device: Any, **kwargs: Any) -> "OutOfTreeDeviceVariable":
+        cls, tx: "InstructionTranslatorBase", device: Any, **kwargs: Any
+    ) -> "OutOfTreeDeviceVariable":
         device_type, context_class = cls.device_type, cls.context_class
         if device is None:
             index = -1
@@ -935,7 +938,9 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
         else:
             device = torch.device(device)
             if device.type != device_type:
-                raise ValueError(f"{context_class.__qualname__}() expects a '{device_type}' device, got {device}")
+                raise ValueError(
+                    f"{context_class.__qualname__}() expects a '{device_type}' device, got {device}"
+                )
             index = device.index
         module = _device_module(device_type, "set_device")
         if index is None:
@@ -959,7 +964,9 @@ class OutOfTreeDeviceVariable(GenericDeviceVariable):
         self._set_device_node(tx, index)
         return variables.ConstantVariable.create(None)
 
-    def exit(self, tx: "InstructionTranslatorBase", *args: VariableTracker) -> VariableTracker:
+    def exit(
+        self, tx: "InstructionTranslatorBase", *args: VariableTracker
+    ) -> VariableTracker:
         self.cleanup_assert()
         if self.initial_values:
             self._set_device_node(tx, self.initial_values[0])
@@ -1005,7 +1012,9 @@ def get_device_context_manager(
     if device_context not in _device_context_manager_map:
         devices = trace_rules._device_tables().device_context_classes
         if (device_type := devices.get(device_context)) is not None:
-            variable_cls = OutOfTreeDeviceVariable.for_device(device_type, device_context)
+            variable_cls = OutOfTreeDeviceVariable.for_device(
+                device_type, device_context
+            )
             register_device_context_manager(device_context, variable_cls)
     return _device_context_manager_map.get(device_context)
 
@@ -1173,7 +1182,8 @@ class AutocastModeVariable(ContextWrappingVariable):
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,
             torch.cpu.amp.autocast,
-        ] and func not in device_autocast_classes:
+            *device_autocast_classes,
+        ]:
             raise AssertionError(f"unexpected autocast function: {func}")
         # device_type : str,
         # dtype : Optional[_dtype] = None,

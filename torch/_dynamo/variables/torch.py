@@ -618,7 +618,10 @@ class BaseTorchVariable(VariableTracker):
         return VariableTracker.build(tx, result)
 
     def can_constant_fold_through(self) -> bool:
-        if self.value in constant_fold_functions or self.value in trace_rules._device_tables().constant_fold:
+        if (
+            self.value in constant_fold_functions
+            or self.value in trace_rules._device_tables().constant_fold
+        ):
             return True
 
         if (
@@ -753,7 +756,8 @@ class TorchCtxManagerClassVariable(BaseTorchVariable):
             torch.amp.autocast_mode.autocast,
             torch.cuda.amp.autocast,
             torch.cpu.amp.autocast,
-        ) or self.value in trace_rules._device_tables().autocast_classes:
+            *trace_rules._device_tables().autocast_classes,
+        ):
             # pyrefly: ignore [bad-argument-type]
             return AutocastModeVariable.create(self.value, args, kwargs)
         elif self.value in (
@@ -3989,7 +3993,10 @@ For now, dynamo will explicitly graph break when it encounters user code with th
 
 def _constant_fold_needs_guards(fn: Any) -> bool:
     """Whether constant-folding `fn` needs a guard on its result."""
-    return fn in constant_fold_functions_need_guards or fn in trace_rules._device_tables().constant_fold_need_guards
+    return (
+        fn in constant_fold_functions_need_guards
+        or fn in trace_rules._device_tables().constant_fold_need_guards
+    )
 
 
 @_registry_cache

@@ -733,7 +733,9 @@ def _run_loader(device: str, source: str, loader: Callable[[], None]) -> str:
     try:
         loader()
     except Exception as err:
-        raise _backend_load_error(device, source, f"it raised {_describe(err)}") from err
+        raise _backend_load_error(
+            device, source, f"it raised {_describe(err)}"
+        ) from err
     return source
 
 
@@ -989,7 +991,9 @@ def register_device_op_overrides(
             f"DeviceOpOverrides instance, got {device_op_overrides!r}{hint}"
         )
     with device_op_overrides_lock:
-        _register(device_op_overrides_dict, device, device_op_overrides, "DeviceOpOverrides")
+        _register(
+            device_op_overrides_dict, device, device_op_overrides, "DeviceOpOverrides"
+        )
 
 
 def _initialize_device_op_overrides():
@@ -1041,9 +1045,9 @@ def _c_shim_device(device: str, op: torch._ops.OpOverload) -> str | None:
     return device if overrides is None else overrides.c_shim_device(device, op)
 
 
-def _is_own_c_shim(device: torch.device | None, op: torch._ops.OpOverload) -> bool:
-    """Whether the C++ wrapper calls ``device``'s own C shim function for ``op``."""
-    return device is None or _c_shim_device(device.type, op) == device.type
+def _no_own_c_shim(device: torch.device | None, op: torch._ops.OpOverload) -> bool:
+    """Whether the C++ wrapper has no C shim function of ``device``'s own for ``op``."""
+    return device is not None and _c_shim_device(device.type, op) != device.type
 
 
 def _uses_gpu_cpp_wrapper(device: str) -> bool:

@@ -94,7 +94,8 @@ def device_to_aten(device_type: str) -> str:
             "aten_device_type()"
         )
     inherited = type(overrides).aten_device_type in (
-        DeviceOpOverrides.aten_device_type, CpuDeviceOpOverrides.aten_device_type
+        DeviceOpOverrides.aten_device_type,
+        CpuDeviceOpOverrides.aten_device_type,
     )
     if inherited and device_type == torch._C._get_privateuse1_backend_name():
         return "at::kPrivateUse1"

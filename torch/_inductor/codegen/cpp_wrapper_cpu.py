@@ -1815,7 +1815,11 @@ class CppWrapperCpu(PythonWrapperCodegen):
             return False
         args = [*node.inputs, *node.constant_args]
         for arg in op._schema.arguments[len(args) :]:
-            args.append(out if arg.name == "out" else node.kwargs.get(arg.name, arg.default_value))
+            args.append(
+                out
+                if arg.name == "out"
+                else node.kwargs.get(arg.name, arg.default_value)
+            )
         outputs = ([], []) if out else ([node.get_name()], [node])
         self.generate_fallback_kernel_with_runtime_lookup_boxed(op, args, *outputs)
         return True
@@ -3068,7 +3072,9 @@ class CppWrapperCpu(PythonWrapperCodegen):
         assert isinstance(op_overload, torch._ops.OpOverload), type(op_overload)
         if len(outputs) == len(output_args):
             # An integer return is known at compile time: nothing to assign it to.
-            output_args = [None if isinstance(o, int) else a for a, o in zip(output_args, outputs)]
+            output_args = [
+                None if isinstance(o, int) else a for a, o in zip(output_args, outputs)
+            ]
         for output in output_args:
             assert output is None or isinstance(output, str), (
                 "fallback kernels with runtime lookup currently only support tensor "

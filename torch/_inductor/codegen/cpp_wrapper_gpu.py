@@ -35,7 +35,11 @@ from ..utils import (
 )
 from ..virtualized import V
 from .aoti_hipify_utils import maybe_hipify_code_wrapper
-from .common import _uses_gpu_cpp_wrapper, get_device_op_overrides, TritonScratchWorkspace
+from .common import (
+    _uses_gpu_cpp_wrapper,
+    get_device_op_overrides,
+    TritonScratchWorkspace,
+)
 from .cpp_utils import cexpr
 from .cpp_wrapper_cpu import CppWrapperCpu
 from .multi_kernel import MultiKernelCall

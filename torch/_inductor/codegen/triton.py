@@ -2818,7 +2818,11 @@ class TMACompatibilityChecker:
                 or (out_of_tree and config.assume_aligned_inputs)
             )
             and config.triton.use_tensor_descriptor
-            and (_has_triton_tma_for_device(device) if out_of_tree else has_triton_stable_tma_api())
+            and (
+                _has_triton_tma_for_device(device)
+                if out_of_tree
+                else has_triton_stable_tma_api()
+            )
             # For CUDA The base ptr needs to be aligned
         ):
             log.debug(

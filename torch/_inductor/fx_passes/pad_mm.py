@@ -286,10 +286,7 @@ def is_mm_compute_bound(M: int, K: int, N: int, dtype: torch.dtype) -> bool:
 
     # we have experienced some large perf hits in this case, even in bandwidth bound regimes
     if (
-        dtype is torch.bfloat16
-        and K > M
-        and K > N
-        and _pre_hopper_or_xpu()
+        dtype is torch.bfloat16 and K > M and K > N and _pre_hopper_or_xpu()
     ):  # doesn't repro on h100s:
         return True
 

@@ -144,7 +144,9 @@ OUT_DTYPE_UNSUPPORTED = (
 def supports_out_dtype(mat: Any) -> bool:
     """Whether mm and bmm on ``mat``'s device take ``out_dtype``."""
     device = mat.get_device()
-    return device.type in ("cuda", "xpu") or _declares(device, BackendFeature.MM_OUT_DTYPE)
+    return device.type in ("cuda", "xpu") or _declares(
+        device, BackendFeature.MM_OUT_DTYPE
+    )
 
 
 def use_native_matmul(mat1, mat2):

@@ -14,7 +14,12 @@ import torch._inductor.config as inductor_config
 import torch.utils._pytree as pytree
 from torch._dynamo.device_interface import get_interface_for_device
 from torch._dynamo.utils import counters
-from torch._inductor.utils import _device_is_available, _exposes_streams, get_gpu_type, GPU_TYPES
+from torch._inductor.utils import (
+    _device_is_available,
+    _exposes_streams,
+    get_gpu_type,
+    GPU_TYPES,
+)
 from torch.utils._debug_mode import DebugMode
 from torch.utils._ordered_set import OrderedSet
 

@@ -2554,7 +2554,9 @@ class TMATemplateConfigMixin(TMAWorkspaceMixin, MMTemplateConfigMixin):
             "B_ROW_MAJOR": not mat2.layout.is_transposed(),
             "NUM_SMS": get_num_sms(),
             "TMA_SIZE": TMA_DESCRIPTOR_SIZE,
-            "TMA_EXPERIMENTAL_API": not _has_triton_tma_for_device(kernel_inputs.device(), True),
+            "TMA_EXPERIMENTAL_API": not _has_triton_tma_for_device(
+                kernel_inputs.device(), True
+            ),
             "tma_store": config.triton.enable_template_tma_store,
             "tma_load_for_template_epilogue": config.triton.enable_tma_load_for_template_epilogue,
             "transpose_discontiguous_tensor_descriptors_override": True,
