@@ -22,7 +22,8 @@ Plumbing (each sets up only what it needs):
                           one `git format-patch` file each, and prints their sizes
     check                 import commits are pristine, the export round-trips, no branch
                           on a device name lacks a verdict (tools/device_gates.py), no
-                          function is added or grown over 80 lines (tools/function_sizes.py)
+                          function is added or grown over 80 lines (tools/function_sizes.py),
+                          no added line is one `ruff format` would rewrite (tools/formatting.py)
     check --stack [--no-tests] [--patch NAME]... [--sample N]
                           apply the stack patch by patch to pristine 2.13.0; after each,
                           import torch, torch._dynamo, torch._inductor.compile_fx from
@@ -410,6 +411,11 @@ def cmd_check() -> int:
     problems += [f"{rel}: {name}: {new} lines (stock: {old}), over the limit of "
                  f"{function_sizes.LIMIT} (tools/function_sizes.py)"
                  for rel, name, old, new in function_sizes.scan(REPO, pristine.site)]
+    # No line the series adds that upstream's formatter would rewrite.
+    from tools import formatting
+
+    problems += [f"{rel}:{number}: not formatted as `ruff format` would (tools/formatting.py): "
+                 f"{line.strip()}" for rel, number, line in formatting.scan(REPO, pristine.site)]
     n = len(series.series_files())
     for p in problems:
         print(f"FAIL {p}")
