@@ -10,6 +10,8 @@ from pathlib import Path
 from torch.testing._internal.common_utils import run_tests, TestCase
 
 from tools import formatting
+from tools.device_gates import stock_torch_root
+from tools.series import REPO
 
 
 STOCK = 'def stock(a,b):\n    return a\n\n\ndef kept():\n    return 1\n'
@@ -49,6 +51,11 @@ class TestFormatting(TestCase):
                 (tree / "torch/a.py").write_text(STOCK + "x = {  'a':1 }\n")
                 self.assertEqual(formatting.main(args), 1)
             self.assertEqual(out.getvalue(), "torch/a.py:7: x = {  'a':1 }\n")
+
+    def test_the_series_is_formatted(self):
+        stock = stock_torch_root(REPO)
+        self.assertIsNotNone(stock, "no stock twin (.venv-stock)")
+        self.assertEqual(formatting.scan(REPO, stock), [])
 
 
 if __name__ == "__main__":
