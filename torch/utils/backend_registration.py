@@ -53,7 +53,7 @@ def _registry_cache(fn):
         if entries[0] != _registry_generation:
             entries = (_registry_generation, {})
         answers = entries[1]  # a registration while computing: computed again
-        key = (args, *kwargs.items())
+        key = (args, *kwargs.items()) if kwargs else (args,)
         if key not in answers:
             answers[key] = fn(*args, **kwargs)
         return answers[key]
