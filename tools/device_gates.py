@@ -210,6 +210,23 @@ def stock_torch_root(repo: Path = REPO) -> Path | None:
     return Path(sites[0]) if sites else None
 
 
+def parse_tree_and_stock(
+    parser: argparse.ArgumentParser, argv: list[str] | None
+) -> tuple[argparse.Namespace, Path | None]:
+    """Parse ``argv`` with ``--tree`` (the series' repository) and ``--stock`` (the
+    pristine torch's site) added; the site is None, said on stderr, without a stock twin."""
+    parser.add_argument("--tree", type=Path, default=REPO,
+                        help="repository root whose torch/ holds the series (default: this one)")
+    parser.add_argument("--stock", type=Path, default=None,
+                        help="site directory of the pristine torch (default: .venv-stock)")
+    ns = parser.parse_args(argv)
+    stock = ns.stock if ns.stock is not None else stock_torch_root(REPO)
+    if stock is None:
+        print("error: no stock twin (.venv-stock); run `python3 tools/dev.py setup`",
+              file=sys.stderr)
+    return ns, stock
+
+
 def _in_scope(rel: str) -> bool:
     return rel.endswith(".py") and any(
         rel.startswith(s) if s.endswith("/") else rel == s for s in SCOPE)
@@ -901,15 +918,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also list every branch, the gone ones and stale verdicts")
-    parser.add_argument("--tree", type=Path, default=REPO,
-                        help="repository root whose torch/ holds the series (default: this one)")
-    parser.add_argument("--stock", type=Path, default=None,
-                        help="site directory of the pristine torch (default: .venv-stock)")
-    ns = parser.parse_args(argv)
-    stock = ns.stock if ns.stock is not None else stock_torch_root(REPO)
+    ns, stock = parse_tree_and_stock(parser, argv)
     if stock is None:
-        print("error: no stock twin (.venv-stock); run `python3 tools/dev.py setup`",
-              file=sys.stderr)
         return 2
     report = build_report(ns.tree, stock)
     print_report(report, ns.verbose)

@@ -27,8 +27,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python3 tools/formatting.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools.device_gates import stock_torch_root  # noqa: E402
-from tools.series import REPO, series_files  # noqa: E402
+from tools.device_gates import parse_tree_and_stock  # noqa: E402
+from tools.function_sizes import python_sources  # noqa: E402
+from tools.series import REPO  # noqa: E402
 
 RUFF_OPTIONS = ("--isolated", "--line-length", "88",
                 "--config", "format.quote-style = 'double'",
@@ -72,27 +73,14 @@ def unformatted(series: str, stock: str | None) -> list[tuple[int, str]]:
 
 def scan(tree: Path, stock_site: Path) -> list[tuple[str, int, str]]:
     """``(rel, line number, line)`` over every series file."""
-    found = []
-    for rel in series_files(tree):
-        if not rel.endswith(".py"):
-            continue
-        pristine = stock_site / rel
-        stock = pristine.read_text() if pristine.is_file() else None
-        found += [(rel, n, line) for n, line in unformatted((tree / rel).read_text(), stock)]
-    return found
+    return [(rel, n, line) for rel, series, stock in python_sources(tree, stock_site)
+            for n, line in unformatted(series, stock)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, default=REPO,
-                        help="repository root whose torch/ holds the series (default: this one)")
-    parser.add_argument("--stock", type=Path, default=None,
-                        help="site directory of the pristine torch (default: .venv-stock)")
-    ns = parser.parse_args(argv)
-    stock = ns.stock if ns.stock is not None else stock_torch_root(REPO)
+    ns, stock = parse_tree_and_stock(parser, argv)
     if stock is None:
-        print("error: no stock twin (.venv-stock); run `python3 tools/dev.py setup`",
-              file=sys.stderr)
         return 2
     found = scan(ns.tree, stock)
     for rel, number, line in found:

@@ -21,13 +21,14 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: python3 tools/function_sizes.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools.device_gates import stock_torch_root  # noqa: E402
-from tools.series import REPO, series_files  # noqa: E402
+from tools.device_gates import parse_tree_and_stock  # noqa: E402
+from tools.series import series_files  # noqa: E402
 
 LIMIT = 80
 #: Lines a function stock already had over the limit may grow by.
@@ -71,32 +72,27 @@ def oversized(series: str, stock: str | None, limit: int = LIMIT,
     ]
 
 
+def python_sources(tree: Path, stock_site: Path) -> Iterator[tuple[str, str, str | None]]:
+    """``(rel, series text, stock text or None)`` of every ``.py`` series file."""
+    for rel in series_files(tree):
+        if rel.endswith(".py"):
+            pristine = stock_site / rel
+            stock = pristine.read_text() if pristine.is_file() else None
+            yield rel, (tree / rel).read_text(), stock
+
+
 def scan(tree: Path, stock_site: Path, limit: int = LIMIT) -> list[tuple[str, str, int | None, int]]:
     """``(rel, name, stock lines, series lines)`` over every series file."""
-    found = []
-    for rel in series_files(tree):
-        if not rel.endswith(".py"):
-            continue
-        pristine = stock_site / rel
-        stock = pristine.read_text() if pristine.is_file() else None
-        for name, old, new in oversized((tree / rel).read_text(), stock, limit, rel):
-            found.append((rel, name, old, new))
-    return found
+    return [(rel, name, old, new) for rel, series, stock in python_sources(tree, stock_site)
+            for name, old, new in oversized(series, stock, limit, rel)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=LIMIT,
                         help=f"longest function allowed, in lines (default {LIMIT})")
-    parser.add_argument("--tree", type=Path, default=REPO,
-                        help="repository root whose torch/ holds the series (default: this one)")
-    parser.add_argument("--stock", type=Path, default=None,
-                        help="site directory of the pristine torch (default: .venv-stock)")
-    ns = parser.parse_args(argv)
-    stock = ns.stock if ns.stock is not None else stock_torch_root(REPO)
+    ns, stock = parse_tree_and_stock(parser, argv)
     if stock is None:
-        print("error: no stock twin (.venv-stock); run `python3 tools/dev.py setup`",
-              file=sys.stderr)
         return 2
     found = scan(ns.tree, stock, ns.limit)
     for rel, name, old, new in found:
